@@ -1,0 +1,21 @@
+# The commands people type. `make stub` serves the sample stubs; `make test` runs every test.
+SHELL := /bin/bash
+SWIFT ?= swift
+PORT ?= 12306
+STUBS ?= Stubs/settings.json
+
+.PHONY: help build test stub bench
+
+help: ## list the targets
+	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
+
+build: ## debug build of everything, tests included
+	$(SWIFT) build --build-tests
+
+test: ## build and run the whole test suite (what CI runs)
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+stub: ## serve Stubs/settings.json on 127.0.0.1:$(PORT) (hot reload on edit)
+	$(SWIFT) build -c release --product stubserver
+	.build/release/stubserver start -p $(PORT) -c $(STUBS)

@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+// Rehearsal: a behaviour-driven test and stub-server toolkit for Swift.
+// Zero package dependencies is a product promise: never add a `.package(...)` line.
+import PackageDescription
+
+let package = Package(
+    name: "Rehearsal",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "StubServer", targets: ["StubServer"]),
+        .library(name: "SpecKit", targets: ["SpecKit"]),
+        .library(name: "TextSnapshot", targets: ["TextSnapshot"]),
+        .library(name: "DesignerNews", targets: ["DesignerNews"]),
+        .executable(name: "stubserver", targets: ["StubServerCLI"]),
+    ],
+    targets: [
+        // Exposes the Linux system headers that Glibc's module map leaves out
+        // (epoll, eventfd, timerfd, accept4). Our own code; it only includes libc headers.
+        .target(name: "CSystemShims"),
+        .target(name: "StubServer", dependencies: ["CSystemShims"]),
+        .executableTarget(name: "StubServerCLI", dependencies: ["StubServer"]),
+        .target(name: "SpecKit"),
+        .target(name: "TextSnapshot"),
+        .target(
+            name: "DesignerNews",
+            dependencies: ["SpecKit", "TextSnapshot"],
+            resources: [.copy("Resources")]
+        ),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer"]),
+        .testTarget(name: "SpecKitTests", dependencies: ["SpecKit"]),
+        .testTarget(name: "TextSnapshotTests", dependencies: ["TextSnapshot"]),
+        .testTarget(
+            name: "Specs",
+            dependencies: ["DesignerNews", "SpecKit", "TextSnapshot", "StubServer"],
+            path: "Specs",
+            exclude: ["__Snapshots__"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// Placeholder: the `stubserver` command is built by the stub-server work.
+print("stubserver: not built yet")
