@@ -212,7 +212,12 @@ final class HTTPConnection: PollHandler {
             appendConnection(keepAlive: keepAlive, version: version)
         }
         if !framing.isHead && !HTTPStatus.forbidsBody(status) { output.append(body) }
-        if !keepAlive { closeWhenFlushed = true }
+        if !keepAlive {
+            // The client asked to close (or we are stopping): nothing is left to drain, so
+            // close as soon as the reply is out. Lingering is for refused requests.
+            closeWhenFlushed = true
+            lingerOnClose = false
+        }
         // Called before the bytes reach the socket, so a client that has the response can
         // already see the exchange in the journal.
         reply.onSent?(status, .nanoseconds(Int64(SystemCalls.monotonicNanos() &- started)))
