@@ -52,6 +52,9 @@ trap cleanup EXIT
 BODY='{"id":1,"title":"Rehearsal benchmarks its stub server against nginx","url":"https://example.com/stories/1","points":42,"comments":7}'
 mkdir -p "$WORK/www" "$WORK/nginx/logs"
 printf '%s' "$BODY" > "$WORK/www/bench"
+# nginx started as root serves from an unprivileged worker, which must be able to read the body.
+chmod 755 "$WORK" "$WORK/www"
+chmod 644 "$WORK/www/bench"
 # The body as a JSON string literal for the stub's "text".
 BODY_JSON="\"$(printf '%s' "$BODY" | sed 's/\\/\\\\/g; s/"/\\"/g')\""
 HIT='{"request":{"method":"get","uri":"/bench"},"response":{"status":200,"headers":{"Content-Type":"application/json"},"text":'"$BODY_JSON"'}}'
@@ -114,7 +117,11 @@ wait_for_200() {
     local port=$1 path=$2 tries=0
     until [ "$(http_status "$port" "$path" 2>/dev/null)" = "200" ]; do
         tries=$((tries + 1))
-        [ $tries -gt 20000 ] && { say "server on $port never answered 200"; return 1; }
+        if [ $tries -gt 20000 ]; then
+            say "server on $port never answered 200"
+            cat "$WORK/nginx/logs/error.log" "$WORK/stub.log" >&2 2>/dev/null || true
+            return 1
+        fi
     done
 }
 

@@ -46,7 +46,7 @@ final class CLIUsageTests: XCTestCase {
 
     func testShutdownWithNothingListeningIsARuntimeError() throws {
         // A port we just freed: nothing listens there.
-        let listener = try RawPortReservation()
+        let listener = RawPortReservation()
         let port = listener.port
         listener.release()
         let result = try StubServerProcess.run(["shutdown", "-s", "\(port)"])
@@ -69,7 +69,7 @@ final class RawPortReservation {
     let port: Int
     private var fd: Int32
 
-    init() throws {
+    init() {
         let server = HTTPServerPortProbe()
         fd = server.fd
         port = server.port
