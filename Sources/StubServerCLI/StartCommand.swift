@@ -35,6 +35,7 @@ enum StartCommand {
         // itself never touches signal dispositions; it uses MSG_NOSIGNAL / SO_NOSIGPIPE.)
         signal(SIGPIPE, SIG_IGN)
         raiseDescriptorLimit()
+        prepareStopSignals()
 
         var serverOptions = StubServer.Options(host: host, port: port)
         if !quiet {
@@ -78,7 +79,6 @@ enum StartCommand {
 
         var signalSources: [DispatchSourceSignal] = []
         for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: DispatchQueue.global())
             source.setEventHandler { stopOnce.run() }
             source.resume()
@@ -94,6 +94,25 @@ enum StartCommand {
     static func displayName(_ path: String) -> String {
         let directory = FileManager.default.currentDirectoryPath + "/"
         return path.hasPrefix(directory) ? String(path.dropFirst(directory.count)) : path
+    }
+
+    /// Routes SIGINT and SIGTERM to dispatch signal sources. On Linux those read a signalfd,
+    /// which only sees signals blocked in *every* thread, so they are blocked here, before the
+    /// event-loop threads exist and inherit the mask (an ignored signal would be dropped). On
+    /// Darwin, kqueue sees signals whose default action is disabled with SIG_IGN.
+    private static func prepareStopSignals() {
+        #if canImport(Glibc)
+        signal(SIGINT, SIG_DFL) // a shell may start background jobs with SIGINT ignored
+        signal(SIGTERM, SIG_DFL)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        sigaddset(&mask, SIGINT)
+        sigaddset(&mask, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &mask, nil)
+        #else
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        #endif
     }
 
     /// Many idle keep-alive clients need descriptors; lift the soft limit to the hard one.
