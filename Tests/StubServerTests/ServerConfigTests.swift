@@ -149,6 +149,23 @@ final class ServerConfigTests: XCTestCase {
         }
     }
 
+    /// Prints the cost of a fresh server per scenario (XCTest's measure reports it; nothing is
+    /// asserted about time). Each iteration loads a configuration, starts, serves one request, stops.
+    func testStartServeStopCostIsMeasured() throws {
+        try directory.write("stubs.json", #"[{"request": {"uri": "/"}, "response": {"text": "ok"}}]"#)
+        let options = options()
+        measure {
+            do {
+                let server = try StubServer(configFile: "stubs.json", options: options)
+                try server.start()
+                XCTAssertEqual(try RawHTTPClient.exchange(port: server.port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n").text, "ok")
+                server.stop()
+            } catch {
+                XCTFail("\(error)")
+            }
+        }
+    }
+
     private func waitUntil(timeout: TimeInterval = 30, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
