@@ -58,6 +58,7 @@ final class ServerConfigTests: XCTestCase {
             StubDefinition(request: .post("/oauth/token", forms: ["username": "qa@example.com"]),
                            response: .json(["access_token": "abc123"])),
             StubDefinition(request: .get("/api/v1/stories"), response: .text("[]", headers: [ResponseHeader("Content-Type", "application/json")])),
+            .catchAll(.json(["error": "not_found"], status: 404)),
         ])
         try server.start()
         defer { server.stop() }
@@ -79,6 +80,9 @@ final class ServerConfigTests: XCTestCase {
         XCTAssertEqual(body, #"{"access_token":"abc123"}"#)
         XCTAssertEqual(server.journal.count(matching: .post("/oauth/token").withFormField("username", "qa@example.com")), 1)
         XCTAssertEqual(server.journal.last?.stub, StubReference(file: "stubs", index: 0))
+        let missing = try get(server, "/nowhere")
+        XCTAssertEqual(missing.status, 404, "the catch-all answers what nothing else matches")
+        XCTAssertEqual(missing.text, #"{"error":"not_found"}"#)
     }
 
     func testReloadSwapsRoutesAndKeepsTheLastGoodConfigurationOnError() throws {
