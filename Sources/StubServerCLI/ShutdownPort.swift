@@ -76,6 +76,7 @@ final class ShutdownPort: @unchecked Sendable {
                     if count < 0 && errno == EINTR { continue }
                     if count <= 0 { break }
                     received.append(contentsOf: chunk[0..<count])
+                    if received == Array(Self.key.utf8) { break } // a client that sends no newline
                 }
                 let line = String(decoding: received, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                 if line == Self.key { onShutdown() }

@@ -81,6 +81,15 @@ final class CLIServerTests: XCTestCase {
         XCTAssertThrowsError(try get(port, "/hello"))
     }
 
+    func testShutdownKeyWithoutNewlineAlsoStops() throws {
+        let (process, _) = try start()
+        let line = try XCTUnwrap(process.waitForLine { $0.hasPrefix("Shutdown port is ") })
+        let shutdownPort = try XCTUnwrap(Int(line.dropFirst("Shutdown port is ".count)))
+        let client = try RawHTTPClient(port: shutdownPort)
+        try client.send("_SHUTDOWN_MOCO_KEY")
+        XCTAssertEqual(process.waitForExit(), 0)
+    }
+
     func testWrongShutdownKeyIsIgnored() throws {
         let (process, port) = try start()
         let line = try XCTUnwrap(process.waitForLine { $0.hasPrefix("Shutdown port is ") })
