@@ -201,8 +201,7 @@ struct HTTPRequestParser {
         guard index > targetStart, index < lineLength else { return bad("malformed request line: expected METHOD TARGET HTTP-VERSION") }
         var target = string(head, targetStart, index)
         index += 1
-        let versionText = UnsafeBufferPointer(rebasing: head[index..<lineLength])
-        guard let version = HTTPVersion(String(decoding: versionText, as: UTF8.self)) else {
+        guard let version = parseVersion(UnsafeBufferPointer(rebasing: head[index..<lineLength])) else {
             return bad("malformed request line: bad HTTP version")
         }
         guard version.major == 1 else {
@@ -429,6 +428,17 @@ struct HTTPRequestParser {
         default:
             return "!#$%&'*+-.^_`|~".utf8.contains(byte)
         }
+    }
+
+    /// `HTTP/<digit>.<digit>` straight from the bytes (no string per request).
+    private static func parseVersion(_ bytes: UnsafeBufferPointer<UInt8>) -> HTTPVersion? {
+        guard bytes.count == 8,
+              bytes[0] == UInt8(ascii: "H"), bytes[1] == UInt8(ascii: "T"), bytes[2] == UInt8(ascii: "T"),
+              bytes[3] == UInt8(ascii: "P"), bytes[4] == UInt8(ascii: "/"), bytes[6] == UInt8(ascii: "."),
+              (48...57).contains(bytes[5]), (48...57).contains(bytes[7])
+        else { return nil }
+        if bytes[5] == 49 && bytes[7] == 49 { return .http1_1 }
+        return HTTPVersion(major: Int(bytes[5] - 48), minor: Int(bytes[7] - 48))
     }
 
     private static func hexValue(_ byte: UInt8) -> Int? {
