@@ -10,7 +10,7 @@ final class HTTPConcurrencyTests: XCTestCase {
         let server = try startEchoServer(loops: 1)
         defer { server.stop() }
         let slow = try RawHTTPClient(port: server.port)
-        try slow.send("GET /delay/1500 HTTP/1.1\r\nHost: x\r\n\r\n")
+        try slow.send("GET /delay/3000 HTTP/1.1\r\nHost: x\r\n\r\n")
         // While the delayed reply is pending, other connections on the only loop are served.
         for index in 0..<5 {
             let response = try RawHTTPClient.exchange(port: server.port, "GET /fast/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -19,18 +19,19 @@ final class HTTPConcurrencyTests: XCTestCase {
         slow.setTimeout(0.05)
         XCTAssertThrowsError(try slow.readResponse(), "the delayed reply must still be pending")
         slow.setTimeout(15)
-        XCTAssertTrue(try slow.readResponse().text.hasPrefix("GET /delay/1500 "))
+        XCTAssertTrue(try slow.readResponse().text.hasPrefix("GET /delay/3000 "))
     }
 
     func testStopFinishesInFlightRequestsThenFreesThePort() throws {
-        let server = try startEchoServer()
+        let arrived = DispatchSemaphore(value: 0)
+        let server = try startEchoServer(onRequest: { if $0.target.hasPrefix("/delay/") { arrived.signal() } })
         let port = server.port
         let busy = try RawHTTPClient(port: port)
         try busy.send("GET /delay/300 HTTP/1.1\r\nHost: x\r\n\r\n")
         let idle = try RawHTTPClient(port: port)
         try idle.send("GET /warm HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(try idle.readResponse().status, 200)
-        Thread.sleep(forTimeInterval: 0.05) // the delayed request has reached the responder
+        XCTAssertEqual(arrived.wait(timeout: .now() + 30), .success, "the delayed request reached the responder")
 
         server.stop()
 
@@ -50,10 +51,11 @@ final class HTTPConcurrencyTests: XCTestCase {
     func testStopBoundsTheWaitForSlowReplies() throws {
         var limits = HTTPServerLimits()
         limits.stopTimeout = .milliseconds(100)
-        let server = try startEchoServer(limits: limits)
+        let arrived = DispatchSemaphore(value: 0)
+        let server = try startEchoServer(limits: limits, onRequest: { _ in arrived.signal() })
         let client = try RawHTTPClient(port: server.port)
         try client.send("GET /delay/60000 HTTP/1.1\r\nHost: x\r\n\r\n")
-        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(arrived.wait(timeout: .now() + 30), .success)
         server.stop() // returns after the bounded wait, not after a minute
         XCTAssertTrue(client.waitForClose(timeout: 5))
     }

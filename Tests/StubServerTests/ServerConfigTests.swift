@@ -126,7 +126,7 @@ final class ServerConfigTests: XCTestCase {
     func testLatencyIsATimerAndDoesNotHoldOtherRequests() throws {
         try directory.write("stubs.json", """
         [
-          {"request": {"uri": "/slow"}, "response": {"text": "slow", "latency": {"duration": 1, "unit": "second"}}},
+          {"request": {"uri": "/slow"}, "response": {"text": "slow", "latency": {"duration": 3, "unit": "second"}}},
           {"request": {"uri": "/fast"}, "response": {"text": "fast"}}
         ]
         """)

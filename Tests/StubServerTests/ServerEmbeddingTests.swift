@@ -97,12 +97,13 @@ final class ServerEmbeddingTests: XCTestCase {
     }
 
     func testStopIsCleanWhileARequestWaitsOnLatency() throws {
-        let server = StubServer(routing: ScriptedRouting())
+        let arrived = DispatchSemaphore(value: 0)
+        let server = StubServer(routing: ScriptedRouting(onRoute: { _ in arrived.signal() }))
         try server.start()
         let port = server.port
         let client = try RawHTTPClient(port: port)
         try client.send("GET /slow/200 HTTP/1.1\r\nHost: x\r\n\r\n")
-        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(arrived.wait(timeout: .now() + 30), .success)
         server.stop()
         XCTAssertEqual(try client.readResponse().text, "slow")
         XCTAssertEqual(server.journal.last?.stub, StubReference(file: "scripted", index: 99))

@@ -10,11 +10,15 @@ import StubServer
 /// - `/close` closes without answering.
 /// - anything else: 200 with `METHOD TARGET VERSION body=<count> <headers>`.
 struct EchoResponder: HTTPResponder {
+    /// Called (on the loop) as each request reaches the responder, so tests can wait for it.
+    var onRequest: (@Sendable (HTTPRequest) -> Void)?
+
     static let prepared = PreparedResponse(HTTPResponse(
         status: 200, headers: ["Content-Type": "text/plain", "X-Prepared": "yes"], body: Array("prepared\n".utf8)
     ))
 
     func respond(to request: HTTPRequest) -> HTTPReply {
+        onRequest?(request)
         let path = String(request.rawPath)
         if path.hasPrefix("/delay/"), let ms = Int(path.dropFirst(7)) {
             return HTTPReply(.response(describe(request)), delay: .milliseconds(ms))
@@ -45,11 +49,12 @@ struct EchoResponder: HTTPResponder {
 func startEchoServer(
     limits: HTTPServerLimits = HTTPServerLimits(),
     loops: Int = 0,
+    onRequest: (@Sendable (HTTPRequest) -> Void)? = nil,
     onRejection: (@Sendable (HTTPRejection) -> Void)? = nil
 ) throws -> HTTPServer {
     var configuration = HTTPServer.Configuration(limits: limits)
     configuration.eventLoopCount = loops
-    let server = HTTPServer(configuration: configuration, responder: EchoResponder(), onRejection: onRejection)
+    let server = HTTPServer(configuration: configuration, responder: EchoResponder(onRequest: onRequest), onRejection: onRejection)
     try server.start()
     return server
 }

@@ -5,8 +5,11 @@ import Foundation
 /// body `stub <n>`), `/slow/<ms>` by `scripted#99` after a delay; anything else is a 400 no-match.
 struct ScriptedRouting: RequestRouting {
     var label = "scripted"
+    /// Called as each request is routed, so tests can wait for it.
+    var onRoute: (@Sendable (HTTPRequest) -> Void)?
 
     func route(_ request: HTTPRequest) -> RouteResult {
+        onRoute?(request)
         let parts = request.rawPath.split(separator: "/")
         if parts.count >= 2, parts[0] == "stub", let index = Int(parts[1]) {
             return RouteResult(
