@@ -16,6 +16,8 @@ import Darwin
 /// ```
 public final class FileWatcher: @unchecked Sendable {
     private let queue = DispatchQueue(label: "stubserver.file-watcher")
+    /// Changes are reported here, not on `queue`, so a callback may call `stop()` or `update`.
+    private let callbackQueue = DispatchQueue(label: "stubserver.file-watcher.callbacks")
     private let debounce: DispatchTimeInterval
     private let pollInterval: DispatchTimeInterval
     private let onChange: @Sendable ([String]) -> Void
@@ -173,7 +175,8 @@ public final class FileWatcher: @unchecked Sendable {
             guard let self, running else { return }
             let changed = pending.sorted()
             pending = []
-            onChange(changed)
+            let onChange = onChange
+            callbackQueue.async { onChange(changed) }
         }
         debounceItem = item
         queue.asyncAfter(deadline: .now() + debounce, execute: item)
