@@ -1,0 +1,2 @@
+import TextSnapshot
+print(DisplayWidth.of("日本"))
