@@ -4,15 +4,19 @@ import XCTest
 
 /// A private temporary folder plus snapshot settings that ignore the caller's environment, so every
 /// recorder test behaves the same with or without `CI=true`.
-struct Sandbox {
+final class Sandbox: @unchecked Sendable {
     let directory: URL
-    let ledger = SnapshotLedger()
+    /// The ledger of the current pretend test run; ``nextRun()`` starts another.
+    private(set) var ledger = SnapshotLedger()
 
     init() throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("text-snapshot-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
+
+    /// Forget what the previous pretend run touched, as a new `swift test` process would.
+    func nextRun() { ledger = SnapshotLedger() }
 
     var root: String { directory.appendingPathComponent("__Snapshots__").path }
     var artifacts: String { directory.appendingPathComponent("artifacts").path }
@@ -37,7 +41,7 @@ struct Sandbox {
         var result: [String] = []
         while let next = enumerator.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(next), isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(next), isDirectory: &isDirectory)
             if !isDirectory.boolValue { result.append(next) }
         }
         return result.sorted()

@@ -16,11 +16,23 @@ public enum LineBreaker {
 
     /// Wraps `text` into lines of at most `width` columns. Newlines (LF, CRLF, CR) end paragraphs;
     /// other control characters are shown escaped (`\u{9}`) so they can never hide in a snapshot.
-    public static func wrap(_ text: String, width: Int) -> [String] {
+    /// With a `lineLimit`, the last line holds as much of the remaining text as fits, ending in `…`
+    /// (like UILabel's tail truncation).
+    public static func wrap(_ text: String, width: Int, lineLimit: Int? = nil) -> [String] {
+        let width = max(width, 0)
         let paragraphs = visibleParagraphs(text)
         var lines: [String] = []
-        for paragraph in paragraphs {
-            lines.append(contentsOf: wrapParagraph(paragraph, width: max(width, 0)))
+        for (index, paragraph) in paragraphs.enumerated() {
+            let characters = Array(paragraph)
+            let wrapped = wrapParagraph(characters, width: width)
+            if let limit = lineLimit, limit > 0, lines.count + wrapped.count > limit || (lines.count + wrapped.count == limit && index < paragraphs.count - 1) {
+                let keep = limit - lines.count
+                lines += wrapped.prefix(keep - 1).map(\.text)
+                let rest = String(characters[wrapped[keep - 1].start...])
+                lines.append(forceEllipsis(rest, width: width))
+                return lines
+            }
+            lines += wrapped.map(\.text)
         }
         return lines
     }
@@ -76,14 +88,16 @@ public enum LineBreaker {
         return paragraphs
     }
 
-    static func wrapParagraph(_ paragraph: String, width: Int) -> [String] {
-        if paragraph.isEmpty { return [""] }
-        var output: [String] = []
+    /// The lines of one paragraph, each with the index of its first character.
+    static func wrapParagraph(_ characters: [Character], width: Int) -> [(text: String, start: Int)] {
+        if characters.isEmpty { return [("", 0)] }
+        var output: [(text: String, start: Int)] = []
         var line: [Cluster] = []
+        var lineStart = 0
         var breaks: [Int] = []          // indexes i in `line` where a break before line[i] is allowed
         var previous: Cluster?
 
-        for character in paragraph {
+        for character in characters {
             let cluster = Cluster(character: character, width: DisplayWidth.of(character))
             if let previous, !line.isEmpty, canBreak(between: previous, and: cluster) {
                 breaks.append(line.count)
@@ -92,16 +106,17 @@ public enum LineBreaker {
             previous = cluster
             while visibleWidth(line) > width && line.count > 1 {
                 let cut = breakIndex(line, breaks: breaks, width: width)
-                output.append(render(line[..<cut], trimTrailingSpaces: true))
+                output.append((render(line[..<cut], trimTrailingSpaces: true), lineStart))
                 var rest = Array(line[cut...])
                 var dropped = 0
                 while rest.first?.isSpace == true { rest.removeFirst(); dropped += 1 }
                 breaks = breaks.filter { $0 > cut + dropped }.map { $0 - cut - dropped }
+                lineStart += cut + dropped
                 line = rest
             }
         }
         if !line.isEmpty || output.isEmpty {
-            output.append(render(line[...], trimTrailingSpaces: true))
+            output.append((render(line[...], trimTrailingSpaces: true), min(lineStart, characters.count - 1)))
         }
         return output
     }

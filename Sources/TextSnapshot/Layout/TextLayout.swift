@@ -69,11 +69,7 @@ public enum TextLayout {
                            width: Int, direction: LayoutDirection) -> [String] {
         let prefix = style == .error ? "! " : ""
         let bodyWidth = max(width - DisplayWidth.of(prefix), 0)
-        var lines = LineBreaker.wrap(text, width: bodyWidth)
-        if let limit = lineLimit, limit > 0, lines.count > limit {
-            lines = Array(lines.prefix(limit))
-            lines[limit - 1] = LineBreaker.forceEllipsis(lines[limit - 1], width: bodyWidth)
-        }
+        let lines = LineBreaker.wrap(text, width: bodyWidth, lineLimit: lineLimit)
         let aligned = lines.map { fit($0, width: bodyWidth, alignment: alignment, direction: direction) }
         var result = prefix.isEmpty ? aligned : decorate(aligned, first: prefix, width: width, direction: direction)
         let rule: String? = switch style {

@@ -43,8 +43,14 @@ public struct Localizer: Sendable {
     /// language defaults to the bundle's `CFBundleDevelopmentRegion`, else `en`.
     public init(bundle: Bundle, subdirectory: String? = nil, language: Language, developmentLanguage: String? = nil,
                 defaultTable: String = "Localizable") throws {
-        var directory = bundle.resourceURL ?? bundle.bundleURL
-        if let subdirectory { directory.appendPathComponent(subdirectory, isDirectory: true) }
+        // Foundation on Linux may report a folder bundle's `Resources/` child as its resourceURL, so try
+        // each base with and without the subdirectory and take the first that holds `.lproj` folders.
+        var candidates: [URL] = []
+        for base in [bundle.resourceURL, bundle.bundleURL].compactMap({ $0 }) {
+            if let subdirectory { candidates.append(base.appendingPathComponent(subdirectory, isDirectory: true)) }
+            candidates.append(base)
+        }
+        let directory = candidates.first(where: Localizer.containsLocalizations) ?? candidates[0]
         let region = bundle.object(forInfoDictionaryKey: "CFBundleDevelopmentRegion") as? String
         try self.init(directory: directory, language: language,
                       developmentLanguage: developmentLanguage ?? region ?? "en", defaultTable: defaultTable)
@@ -62,7 +68,8 @@ public struct Localizer: Sendable {
             ?? catalog.value(forKey: key, table: table, language: developmentLanguage)
     }
 
-    /// The string for `key`, formatted with `arguments` (`%@`, `%d`, `%1$@`…) in the language's locale.
+    /// The string for `key`, formatted with `arguments` (`%@`, `%d`, `%1$@`…) in the language's locale
+    /// by ``StringFormatter`` (the same text on Linux and Darwin: no digit grouping).
     /// A missing key renders as `⟦key⟧`.
     public func string(_ key: String, table: String? = nil, arguments: [any CVarArg] = []) -> String {
         guard let format = entry(key, table: table) else { return Localizer.missing(key) }
@@ -102,11 +109,16 @@ public struct Localizer: Sendable {
         return text
     }
 
+    static func containsLocalizations(_ directory: URL) -> Bool {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.contains { $0.hasSuffix(".lproj") }
+    }
+
     /// How a missing key is shown: `⟦key⟧`.
     public static func missing(_ key: String) -> String { "⟦\(key)⟧" }
 
     func formatted(_ format: String, _ arguments: [any CVarArg]) -> String {
         guard !arguments.isEmpty else { return format }
-        return String(format: format, locale: language.locale, arguments: arguments)
+        return StringFormatter.format(format, arguments, locale: language.locale)
     }
 }

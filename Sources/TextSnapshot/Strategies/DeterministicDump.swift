@@ -71,7 +71,15 @@ public enum DeterministicDump {
                 return
             }
             output.append(pad + "▿ " + prefix + typeName(value) + "." + (payload.label ?? caseName))
-            write(payload.value, label: nil, indent: indent + 1, path: path, into: &output)
+            let fields = Mirror(reflecting: payload.value)
+            if fields.displayStyle == .tuple {
+                for (index, field) in fields.children.enumerated() {
+                    write(field.value, label: field.label.flatMap { $0.hasPrefix(".") ? nil : $0 } ?? (fields.children.count == 1 ? nil : ".\(index)"),
+                          indent: indent + 1, path: path, into: &output)
+                }
+            } else {
+                write(payload.value, label: nil, indent: indent + 1, path: path, into: &output)
+            }
         default:
             let children = Array(mirror.children)
             if children.isEmpty {
