@@ -19,3 +19,12 @@ test: ## build and run the whole test suite (what CI runs)
 stub: ## serve Stubs/settings.json on 127.0.0.1:$(PORT) (hot reload on edit)
 	$(SWIFT) build -c release --product stubserver
 	.build/release/stubserver start -p $(PORT) -c $(STUBS)
+
+.PHONY: bench-snapshots width-table
+
+bench-snapshots: ## time verifying 1,000 existing text snapshots (release build)
+	$(SWIFT) build -c release --product TextSnapshotBench
+	.build/release/TextSnapshotBench
+
+width-table: ## regenerate TextSnapshot's display-width table from Unicode data (python3)
+	python3 scripts/generate-width-table.py > Sources/TextSnapshot/Layout/DisplayWidthTable.swift

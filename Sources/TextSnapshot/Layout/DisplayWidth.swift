@@ -32,6 +32,7 @@ public enum DisplayWidth {
 
     /// Columns taken by one grapheme cluster: 0, 1 or 2.
     public static func of(_ character: Character) -> Int {
+        if let ascii = character.asciiValue { return ascii < 0x20 || ascii == 0x7F ? 0 : 1 }
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         if scalars.count == 1 { return width(of: first) }
@@ -55,6 +56,18 @@ public enum DisplayWidth {
     public static func of(_ scalar: Unicode.Scalar) -> Int { width(of: scalar) }
 
     static func width(of scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        if value < 0x10000 { return Int(basicPlane[Int(value)]) }
+        return computeWidth(of: scalar)
+    }
+
+    /// Widths of the Basic Multilingual Plane, computed once: property lookups are the hot spot of layout.
+    static let basicPlane: [UInt8] = (0..<0x10000).map { value in
+        guard let scalar = Unicode.Scalar(UInt32(value)) else { return 1 } // surrogates never occur in a String
+        return UInt8(computeWidth(of: scalar))
+    }
+
+    static func computeWidth(of scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value < 0x7F { return value < 0x20 ? 0 : 1 }
         if value < 0xA0 { return 0 } // DEL and C1 controls

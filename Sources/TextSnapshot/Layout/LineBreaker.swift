@@ -11,7 +11,13 @@ public enum LineBreaker {
     struct Cluster {
         let character: Character
         let width: Int
-        var isSpace: Bool { character == " " }
+        let isSpace: Bool
+
+        init(character: Character, width: Int) {
+            self.character = character
+            self.width = width
+            self.isSpace = character.asciiValue == 0x20
+        }
     }
 
     /// Wraps `text` into lines of at most `width` columns. Newlines (LF, CRLF, CR) end paragraphs;
@@ -96,6 +102,8 @@ public enum LineBreaker {
         var lineStart = 0
         var breaks: [Int] = []          // indexes i in `line` where a break before line[i] is allowed
         var previous: Cluster?
+        var lineWidth = 0              // width of `line` without its trailing spaces
+        var trailingSpaces = 0
 
         for character in characters {
             let cluster = Cluster(character: character, width: DisplayWidth.of(character))
@@ -104,6 +112,13 @@ public enum LineBreaker {
             }
             line.append(cluster)
             previous = cluster
+            if cluster.isSpace {
+                trailingSpaces += cluster.width
+            } else {
+                lineWidth += trailingSpaces + cluster.width
+                trailingSpaces = 0
+            }
+            guard lineWidth > width else { continue }
             while visibleWidth(line) > width && line.count > 1 {
                 let cut = breakIndex(line, breaks: breaks, width: width)
                 output.append((render(line[..<cut], trimTrailingSpaces: true), lineStart))
@@ -114,6 +129,8 @@ public enum LineBreaker {
                 lineStart += cut + dropped
                 line = rest
             }
+            lineWidth = visibleWidth(line)
+            trailingSpaces = 0
         }
         if !line.isEmpty || output.isEmpty {
             output.append((render(line[...], trimTrailingSpaces: true), min(lineStart, characters.count - 1)))
@@ -145,6 +162,9 @@ public enum LineBreaker {
 
     static func canBreak(between before: Cluster, and after: Cluster) -> Bool {
         if after.isSpace { return false }                       // spaces hang at the end of a line
+        // Fast path: two ASCII letters or digits never allow a break.
+        if let a = before.character.asciiValue, let b = after.character.asciiValue,
+           isAlphanumeric(a), isAlphanumeric(b) { return false }
         if isClosing(after.character) { return false }          // kinsoku: no line starts with 。）」
         if isOpening(before.character) { return false }         // nothing ends with 「（
         if isGlue(before.character) || isGlue(after.character) { return false } // NBSP, NNBSP, WJ
@@ -175,20 +195,35 @@ public enum LineBreaker {
     }
 
     // Closing punctuation and non-starters (UAX #14 CL, CP, EX, IS, NS and small kana).
-    static let closing: Set<Character> = [
+    static let closing: Set<UInt32> = scalarValues([
         "、", "。", "，", "．", "」", "』", "）", "】", "〕", "〉", "》", "｝", "］", "〙", "〗", "〟",
         "！", "？", "：", "；", "ー", "〜", "…", "‥", "・", "々", "ゝ", "ゞ", "ヽ", "ヾ", "゛", "゜",
         "ぁ", "ぃ", "ぅ", "ぇ", "ぉ", "っ", "ゃ", "ゅ", "ょ", "ゎ", "ゕ", "ゖ",
         "ァ", "ィ", "ゥ", "ェ", "ォ", "ッ", "ャ", "ュ", "ョ", "ヮ", "ヵ", "ヶ",
         ")", "]", "}", ",", ".", "!", "?", ":", ";", "%", "’", "”", "»", "›", "،", "؛", "؟", "٪",
-    ]
+    ])
     // Opening punctuation (UAX #14 OP and opening quotes).
-    static let opening: Set<Character> = [
+    static let opening: Set<UInt32> = scalarValues([
         "「", "『", "（", "【", "〔", "〈", "《", "｛", "［", "〘", "〖", "〝", "(", "[", "{", "‘", "“", "«", "‹", "¿", "¡",
-    ]
+    ])
 
-    static func isClosing(_ character: Character) -> Bool { closing.contains(character) }
-    static func isOpening(_ character: Character) -> Bool { opening.contains(character) }
+    // Scalar values rather than Characters: hashing a Character normalises it, which is slow.
+    static func scalarValues(_ characters: [Character]) -> Set<UInt32> {
+        Set(characters.compactMap { $0.unicodeScalars.count == 1 ? $0.unicodeScalars.first!.value : nil })
+    }
+
+    static func singleScalar(_ character: Character) -> UInt32? {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex else { return nil }
+        return first.value
+    }
+
+    static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    static func isClosing(_ character: Character) -> Bool { singleScalar(character).map(closing.contains) ?? false }
+    static func isOpening(_ character: Character) -> Bool { singleScalar(character).map(opening.contains) ?? false }
     static func isHyphen(_ character: Character) -> Bool { character == "-" || character == "\u{2010}" }
     static func isGlue(_ character: Character) -> Bool {
         character == "\u{00A0}" || character == "\u{202F}" || character == "\u{2060}" || character == "\u{FEFF}"
