@@ -91,6 +91,23 @@ final class LocalizerTests: XCTestCase {
         XCTAssertEqual(strings("login.title"), "ログイン")
         XCTAssertEqual(strings("login.greeting", "Ada"), "Hello, Ada!")
         XCTAssertEqual(strings.developmentLanguage, "en")
+        // `Resources/` is found without naming it.
+        XCTAssertEqual(try Localizer(bundle: bundle, language: .ja)("login.title"), "ログイン")
+        // A bundle with no tables is an error, not a screen full of ⟦keys⟧.
+        let empty = try XCTUnwrap(Bundle(path: try makeSandbox().directory.path))
+        XCTAssertThrowsError(try Localizer(bundle: empty, language: .en)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("no <lang>.lproj folders in "), "\(error)")
+        }
+    }
+
+    func testFormattingIsTheSameOnLinuxAndDarwin() {
+        let french = Locale(identifier: "fr_FR")
+        XCTAssertEqual(StringFormatter.format("%d stories, %.1f%%", [1_000_000, 2.5], locale: french), "1000000 stories, 2,5%")
+        XCTAssertEqual(StringFormatter.format("%2$@ %1$@", ["a", "b"], locale: french), "b a")
+        XCTAssertEqual(StringFormatter.format("[%5d|%-4d|%05.1f|%x|%+d]", [42, 7, 3.14159, 255, 3], locale: Locale(identifier: "en_US")),
+                       "[   42|7   |003.1|ff|+3]")
+        XCTAssertEqual(StringFormatter.format("%ld items, %lld more", [3, -4], locale: Locale(identifier: "de_DE")), "3 items, -4 more")
+        XCTAssertEqual(StringFormatter.format("missing %@", [], locale: french), "missing %@")
     }
 
     func testReadsUTF16AndSubstitutions() throws {

@@ -1,5 +1,11 @@
 import Foundation
 
+/// A bundle or folder without any `.lproj` tables.
+public struct LocalizationError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var message: String
+    public var description: String { message }
+}
+
 /// Looks strings up in one language's `.strings` tables, falling back to the development language,
 /// then showing the key as `⟦key⟧` so a missing string is visible in every snapshot.
 ///
@@ -39,7 +45,8 @@ public struct Localizer: Sendable {
     }
 
     /// Loads `<lang>.lproj/*.strings` from a bundle's resources (e.g. `Bundle.module`), optionally from a
-    /// `subdirectory` of them (`"Resources"` for a target declaring `.copy("Resources")`). The development
+    /// `subdirectory` of them (`Resources/` is tried by default, for a target declaring `.copy("Resources")`).
+    /// Throws ``LocalizationError`` when no `.lproj` folder is found. The development
     /// language defaults to the bundle's `CFBundleDevelopmentRegion`, else `en`.
     public init(bundle: Bundle, subdirectory: String? = nil, language: Language, developmentLanguage: String? = nil,
                 defaultTable: String = "Localizable") throws {
@@ -47,10 +54,12 @@ public struct Localizer: Sendable {
         // each base with and without the subdirectory and take the first that holds `.lproj` folders.
         var candidates: [URL] = []
         for base in [bundle.resourceURL, bundle.bundleURL].compactMap({ $0 }) {
-            if let subdirectory { candidates.append(base.appendingPathComponent(subdirectory, isDirectory: true)) }
+            candidates.append(base.appendingPathComponent(subdirectory ?? "Resources", isDirectory: true))
             candidates.append(base)
         }
-        let directory = candidates.first(where: Localizer.containsLocalizations) ?? candidates[0]
+        guard let directory = candidates.first(where: Localizer.containsLocalizations) else {
+            throw LocalizationError(message: "no <lang>.lproj folders in " + candidates.map(\.path).joined(separator: ", "))
+        }
         let region = bundle.object(forInfoDictionaryKey: "CFBundleDevelopmentRegion") as? String
         try self.init(directory: directory, language: language,
                       developmentLanguage: developmentLanguage ?? region ?? "en", defaultTable: defaultTable)

@@ -36,7 +36,7 @@ public enum StringsFileParser {
         let bytes = [UInt8](data)
         if bytes.starts(with: [0xFF, 0xFE]) { return String(data: data, encoding: .utf16LittleEndian).map { dropBOM($0) } }
         if bytes.starts(with: [0xFE, 0xFF]) { return String(data: data, encoding: .utf16BigEndian).map { dropBOM($0) } }
-        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        guard let text = String(data: data, encoding: .utf8) else { return nil }
         return dropBOM(text)
     }
 
