@@ -28,6 +28,8 @@ let package = Package(
         ),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer"]),
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit"]),
+        // No bootstrap file on purpose: proves a spec target without one fails loudly.
+        .testTarget(name: "SpecKitNoBootstrapTests", dependencies: ["SpecKit"]),
         .testTarget(name: "TextSnapshotTests", dependencies: ["TextSnapshot"]),
         .testTarget(
             name: "Specs",

@@ -84,7 +84,7 @@ enum LivingDocRenderer {
     }
 
     private static func quote(_ message: String, at file: String, line: Int) -> [String] {
-        let location = file.isEmpty ? "" : " (\(displayPath(file)):\(line))"
+        let location = file.isEmpty ? "" : " \(displayPath(file)):\(line)"
         let body = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var lines = ["  ```text"]
         lines += body.map { "  " + $0.replacingOccurrences(of: "```", with: "ʼʼʼ") }

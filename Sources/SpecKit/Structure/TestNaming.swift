@@ -1,12 +1,16 @@
 /// Turns scenario titles into XCTest test names that every runner can select:
-/// readable, unique within the class, without `,` (corelibs splits selector
-/// lists on it), `/` (it separates class from test) or `:` (an Objective-C
-/// selector with a colon expects arguments), and short enough that
-/// `swift test --filter` stays under the argument-length cap.
+/// readable, unique within the class, and short enough that
+/// `swift test --filter` stays under the argument-length cap. Characters that
+/// break a runner are replaced:
+/// - `,` → `;` (corelibs splits a selector list on commas),
+/// - `/` and `\\` → `-` (`/` separates class from test),
+/// - `.` → `·` (corelibs lists `Class.name` split on dots, so `a@b.co` would
+///   turn into two components; a `--filter` regex `.` still matches `·`),
+/// - `:` → `-` (an Objective-C selector with a colon expects arguments).
 enum TestNaming {
     static let maxLength = 99
 
-    /// `,` → `;`, `/` `\\` `:` → `-`, runs of whitespace (newlines included) → one space.
+    /// Replaces the characters above; runs of whitespace (newlines included) → one space.
     static func sanitize(_ text: String) -> String {
         var result = ""
         var pendingSpace = false
@@ -22,6 +26,7 @@ enum TestNaming {
             switch character {
             case ",": result.append(";")
             case "/", "\\", ":": result.append("-")
+            case ".": result.append("·")
             default: result.append(character)
             }
         }
