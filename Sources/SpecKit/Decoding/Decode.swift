@@ -42,7 +42,18 @@ private func decode<T: Decodable>(_ type: T.Type, data: Data, source: String?, d
     do {
         return try decoder.decode(type, from: data)
     } catch {
-        throw DecodingFailure(error, decoding: type, source: source)
+        let failure = DecodingFailure(error, decoding: type, source: source)
+        // Foundation on Linux gives no position for malformed JSON; our parser does.
+        if failure.reason == .dataCorrupted, failure.codingPath.isEmpty {
+            do {
+                _ = try JSONParser.parse(data)
+            } catch let syntax as JSONSyntaxError {
+                throw DecodingFailure(
+                    typeName: failure.typeName, source: source, reason: .dataCorrupted, codingPath: "",
+                    detail: syntax.description)
+            }
+        }
+        throw failure
     }
 }
 

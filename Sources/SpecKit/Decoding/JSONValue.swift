@@ -125,8 +125,12 @@ struct JSONParser {
     }
 
     private mutating func expectWord(_ word: String) throws {
+        let start = index
         for expected in word.utf8 {
-            guard current == expected else { throw error("invalid literal, expected '\(word)'") }
+            guard current == expected else {
+                index = start
+                throw error("invalid literal, expected '\(word)'")
+            }
             index += 1
         }
     }

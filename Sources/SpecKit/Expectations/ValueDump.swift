@@ -175,13 +175,10 @@ enum ValueDump {
         return nil
     }
 
+    /// `Story`, `Array<Story>`: unqualified, so private types do not print
+    /// as `(unknown context at $…)`.
     static func name(of type: Any.Type) -> String {
-        let full = String(reflecting: type)
-        // Drop the module prefix of the outermost type: `Specs.Story` → `Story`.
-        if let dot = full.firstIndex(of: "."), !full[..<dot].contains("<"), !full[..<dot].contains("(") {
-            return String(full[full.index(after: dot)...])
-        }
-        return full
+        String(describing: type)
     }
 
     private static let addressPattern = try! NSRegularExpression(pattern: "0x[0-9a-fA-F]{6,}")

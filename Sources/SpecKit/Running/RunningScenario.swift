@@ -18,9 +18,18 @@ final class RunningScenario: @unchecked Sendable {
 
 /// Records failures on the right test case, at the spec author's file and line.
 enum FailureRecording {
+    /// Open `captureFailures` scopes, innermost last.
+    static let captures = Locked<[[String]]>([])
+
     /// Records `message` at `file:line`: on the running scenario's test case
     /// (which prefixes the current step), else on the current XCTest test.
     static func record(_ message: String, file: StaticString, line: UInt, expected: Bool = true) {
+        let captured = captures.withLock { stack -> Bool in
+            guard !stack.isEmpty else { return false }
+            stack[stack.count - 1].append(message)
+            return true
+        }
+        if captured { return }
         if let run = RunningScenario.current.snapshot {
             record(message, on: run.spec, file: "\(file)", line: Int(line), expected: expected)
         } else if let testCase = ReportObserver.currentTestCase {
@@ -55,14 +64,14 @@ enum ErrorText {
     }
 
     static func describe(_ error: Error) -> String {
-        let type = String(reflecting: Swift.type(of: error))
+        let type = ValueDump.name(of: Swift.type(of: error))
         let text: String
         if let localized = error as? LocalizedError, let description = localized.errorDescription {
             text = description
         } else {
             text = String(describing: error)
         }
-        return "error \"\(text)\" (\(type.split(separator: ".").dropFirst().joined(separator: ".").nonEmpty ?? type))"
+        return "error \"\(text)\" (\(type))"
     }
 }
 
@@ -72,6 +81,29 @@ public protocol SpecKitFailureDescribing: Error {
     var failureDescription: String { get }
 }
 
-extension String {
-    var nonEmpty: String? { isEmpty ? nil : self }
+
+/// Runs `body` and returns the failure messages that SpecKit expectations and
+/// helpers (`expect`, `TestObserver`, …) recorded, instead of failing the
+/// test. Use it to test your own matchers and helpers:
+///
+/// ```swift
+/// let failures = captureFailures { expect(3).to(beEven()) }
+/// XCTAssertEqual(failures, ["expected to be even, got <3>"])
+/// ```
+/// Plain `XCTAssert…` calls inside `body` still fail the test.
+public func captureFailures(_ body: () throws -> Void) rethrows -> [String] {
+    FailureRecording.captures.withLock { $0.append([]) }
+    defer { _ = FailureRecording.captures.withLock { $0.removeLast() } }
+    try body()
+    return FailureRecording.captures.withLock { $0[$0.count - 1] }
+}
+
+/// Async form of ``captureFailures(_:)``.
+public func captureFailures(
+    isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
+) async rethrows -> [String] {
+    FailureRecording.captures.withLock { $0.append([]) }
+    defer { _ = FailureRecording.captures.withLock { $0.removeLast() } }
+    try await body()
+    return FailureRecording.captures.withLock { $0[$0.count - 1] }
 }
