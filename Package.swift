@@ -30,6 +30,8 @@ let package = Package(
         .executableTarget(name: "TextSnapshotBench", dependencies: ["TextSnapshot"], path: "bench/TextSnapshotBench"),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer"]),
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit"]),
+        // No bootstrap file on purpose: proves a spec target without one fails loudly.
+        .testTarget(name: "SpecKitNoBootstrapTests", dependencies: ["SpecKit"]),
         .testTarget(name: "TextSnapshotTests", dependencies: ["TextSnapshot"], exclude: ["__Snapshots__"]),
         .testTarget(
             name: "Specs",
