@@ -20,6 +20,9 @@ stub: ## serve Stubs/settings.json on 127.0.0.1:$(PORT) (hot reload on edit)
 	$(SWIFT) build -c release --product stubserver
 	.build/release/stubserver start -p $(PORT) -c $(STUBS)
 
+bench: ## release build; stubserver vs nginx (1 worker) under wrk: req/s, p50, p99, ratio, startup, RSS
+	bash bench/stub-bench.sh
+
 .PHONY: bench-snapshots width-table
 
 bench-snapshots: ## time verifying 1,000 existing text snapshots (release build)
