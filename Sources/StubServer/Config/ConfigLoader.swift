@@ -100,6 +100,7 @@ struct LoadRun {
     }
 
     func displayName(_ absolute: String) -> String {
+        if absolute == workingDirectory { return "." }
         let prefix = workingDirectory == "/" ? "/" : workingDirectory + "/"
         return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
     }
@@ -207,7 +208,7 @@ struct LoadRun {
                 child.fileRoot = there
             } else {
                 report(Origin(file: file, path: path + ".file_root", offset: offsets[path + ".file_root"] ?? 0), file: file,
-                       "no directory \(quoted(fileRoot)) (looked in \(displayName(directory).isEmpty ? "." : displayName(directory)) and the working directory)")
+                       "no directory \(quoted(fileRoot)) (looked in \(displayName(directory)) and the working directory)")
                 return
             }
         }
@@ -257,7 +258,7 @@ struct LoadRun {
             }
             guard FileManager.default.fileExists(atPath: included) else {
                 let places = child.fileRoot == nil && base != workingDirectory
-                    ? "looked in \(displayName(base)) and the working directory" : "looked in \(displayName(base).isEmpty ? "." : displayName(base))"
+                    ? "looked in \(displayName(base)) and the working directory" : "looked in \(displayName(base))"
                 report(origin, file: file, "cannot read \(quoted(settings.include)): no such file (\(places))")
                 return
             }

@@ -46,6 +46,11 @@ public struct ResponseDefinition: Sendable, Hashable {
         ResponseDefinition(body: .text(text), status: status, headers: headers)
     }
 
+    /// A `text/plain; charset=utf-8` body (`.text("Hello \(name)")`).
+    public static func text(_ text: String, status: Int? = nil, headers: [ResponseHeader] = []) -> ResponseDefinition {
+        ResponseDefinition(body: .text(.literal(text)), status: status, headers: headers)
+    }
+
     /// An `application/json; charset=utf-8` body, serialised compactly in key order.
     public static func json(_ value: JSONValue, status: Int? = nil, headers: [ResponseHeader] = []) -> ResponseDefinition {
         ResponseDefinition(body: .json(value), status: status, headers: headers)
@@ -54,6 +59,11 @@ public struct ResponseDefinition: Sendable, Hashable {
     /// A file's bytes, read per request; content type from its extension.
     public static func file(_ name: TextValue, charset: String? = nil, status: Int? = nil, headers: [ResponseHeader] = []) -> ResponseDefinition {
         ResponseDefinition(body: .file(FileSource(name: name, charset: charset)), status: status, headers: headers)
+    }
+
+    /// A file's bytes, read per request; content type from its extension.
+    public static func file(_ name: String, charset: String? = nil, status: Int? = nil, headers: [ResponseHeader] = []) -> ResponseDefinition {
+        file(.literal(name), charset: charset, status: status, headers: headers)
     }
 
     /// A status with an empty body.

@@ -8,7 +8,8 @@ import Foundation
 struct Template: Sendable {
     enum Segment: Sendable {
         case text(String)
-        case expression(TemplateExpression)
+        /// The expression and the offset of its `${` in the template.
+        case expression(TemplateExpression, offset: Int)
     }
 
     let source: String
@@ -34,8 +35,8 @@ struct Template: Sendable {
         }
         segments = try Template.parseSegments(source)
         for segment in segments {
-            if case .expression(let expression) = segment {
-                try TemplateChecker(variables: names).check(expression, offset: 0)
+            if case .expression(let expression, let offset) = segment {
+                try TemplateChecker(variables: names).check(expression, offset: offset)
             }
         }
     }
@@ -73,7 +74,7 @@ struct Template: Sendable {
                     text = ""
                 }
                 let inner = String(characters[start..<end])
-                segments.append(.expression(try TemplateExpressionParser.parse(inner[...], base: start)))
+                segments.append(.expression(try TemplateExpressionParser.parse(inner[...], base: start), offset: index))
                 index = end + 1
             } else {
                 text.append(characters[index])
@@ -95,7 +96,7 @@ struct Template: Sendable {
         for segment in segments {
             switch segment {
             case .text(let text): out += text
-            case .expression(let expression):
+            case .expression(let expression, _):
                 out += try evaluator.render(try evaluator.evaluate(expression), for: expression)
             }
         }
