@@ -31,3 +31,26 @@ bench-snapshots: ## time verifying 1,000 existing text snapshots (release build)
 
 width-table: ## regenerate TextSnapshot's display-width table from Unicode data (python3)
 	python3 scripts/generate-width-table.py > Sources/TextSnapshot/Layout/DisplayWidthTable.swift
+
+# --- DesignerNews sample: the QA specs in Specs/ -------------------------------------------
+SPECS_FILTER ?= ^Specs\.
+SPECS_REPORT ?= .build/specs-report
+RECORD ?= failed
+
+.PHONY: specs report record
+
+specs: ## build and run only the DesignerNews QA specs (Specs/)
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter '$(SPECS_FILTER)'
+
+report: ## run Specs/ and write its living document to .build/specs-report/LIVING-DOC.md (+ junit.xml)
+	$(SWIFT) build --build-tests
+	rm -rf '$(SPECS_REPORT)'
+	status=0; BDD_REPORT_DIR='$(SPECS_REPORT)' $(SWIFT) test --skip-build --filter '$(SPECS_FILTER)' || status=$$?; \
+	echo "living document: $(SPECS_REPORT)/LIVING-DOC.md"; exit $$status
+
+record: ## re-record Specs/ snapshots that differ (RECORD=all rewrites every one), then verify them
+	$(SWIFT) build --build-tests
+	TEXT_SNAPSHOT_RECORD='$(RECORD)' $(SWIFT) test --skip-build --filter '$(SPECS_FILTER)' 2>&1 | grep -E '^(wrote|  /)|Executed .* tests' || true
+	$(SWIFT) test --skip-build --filter '$(SPECS_FILTER)'
+	@echo "re-recorded; review with: git diff --stat -- Specs/__Snapshots__ && git diff -- Specs/__Snapshots__"
