@@ -7,7 +7,8 @@ import TextSnapshot
 /// let screen = StoriesScreen(state: vm.outputs.state.value)
 /// ```
 /// A row is its title (at most two lines), "118 points · 42 comments · 2 hours ago", and the
-/// byline with the upvote arrow: `△`, or `▲` once upvoted.
+/// byline with the upvote arrow: `△`, or `▲` once upvoted. (The badge is not drawn: Designer
+/// News titles already start with "Show DN:" or "Ask DN:".)
 public struct StoriesScreen: ScreenRenderable, Sendable {
     public var state: StoriesViewModel.State
     public var strings: Localizer
@@ -57,11 +58,10 @@ public struct StoriesScreen: ScreenRenderable, Sendable {
     }
 
     static func node(for row: StoryRow) -> TextNode {
-        let byline = row.badge.map { "\(row.byline) · \($0)" } ?? row.byline
-        return .stack([
+        .stack([
             .text(row.title, lineLimit: 2),
             .text(row.meta),
-            .row(leading: .text(byline, lineLimit: 1), trailing: .text(row.isUpvoted ? "▲" : "△")),
+            .row(leading: .text(row.byline, lineLimit: 1), trailing: .text(row.isUpvoted ? "▲" : "△")),
         ])
     }
 }
