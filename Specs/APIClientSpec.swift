@@ -52,7 +52,7 @@ final class APIClientSpec: FeatureSpec {
 
             Scenario("The signed-in reader needs the token") {
                 Then("with the token, me is the QA reader") {
-                    let token = Fixtures.accessToken.accessToken
+                    let token = try Fixtures.accessToken.accessToken
                     let result = call { try await $0.authorized(with: token).me() }
                     expect(try result?.get().displayName).to(equal("QA Reader"))
                     expect(backend.requests(.get("/api/v1/me").withHeader("Authorization", "Bearer \(token)"))).to(haveCount(1))

@@ -8,13 +8,13 @@ final class LoginScreenSnapshots: FeatureSpec {
         Feature("The login screen in every language and on every device") {
             Scenario("An empty form") {
                 Then("the form waits for an email and a password, the button disabled") {
-                    assertLoginScreen(testName: "loginEmpty") { _ in }
+                    try assertLoginScreen(testName: "loginEmpty") { _ in }
                 }
             }
 
             Scenario("An email without a domain") {
                 Then("the email hint is shown under the field") {
-                    assertLoginScreen(testName: "loginInvalidEmail") { vm in
+                    try assertLoginScreen(testName: "loginInvalidEmail") { vm in
                         vm.inputs.emailChanged("lena@designernews")
                         vm.inputs.emailFieldDidEndEditing()
                         vm.inputs.passwordChanged("secret")
@@ -24,7 +24,7 @@ final class LoginScreenSnapshots: FeatureSpec {
 
             Scenario("A login in flight") {
                 Then("the button gives way to a busy indicator") {
-                    assertLoginScreen(api: FixtureAPI(login: .never), settle: false, testName: "loginLoading") { vm in
+                    try assertLoginScreen(api: try FixtureAPI(login: .never), settle: false, testName: "loginLoading") { vm in
                         vm.inputs.emailChanged("qa@example.com")
                         vm.inputs.passwordChanged("secret")
                         vm.inputs.loginButtonTapped()
@@ -35,7 +35,7 @@ final class LoginScreenSnapshots: FeatureSpec {
             Scenario("A wrong password") {
                 Then("the error is shown above the button") {
                     let rejected = APIError.http(status: 401, envelope: APIErrorEnvelope(error: "invalid_grant"))
-                    assertLoginScreen(api: FixtureAPI(login: .failure(rejected)), testName: "loginError") { vm in
+                    try assertLoginScreen(api: try FixtureAPI(login: .failure(rejected)), testName: "loginError") { vm in
                         vm.inputs.emailChanged("qa@example.com")
                         vm.inputs.passwordChanged("wrong")
                         vm.inputs.loginButtonTapped()

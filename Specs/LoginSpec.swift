@@ -72,14 +72,17 @@ final class LoginSpec: FeatureSpec {
                         vm.inputs.passwordChanged("secret")
                         vm.inputs.loginButtonTapped()
                     }
-                    Then("the login succeeds with the stub's token") {
-                        expect(loggedIn.values.map(\.accessToken)).toEventually(equal([Fixtures.accessToken.accessToken]))
+                    Then("the login succeeds with the token of Stubs/login_response.json") {
+                        let token = try Fixtures.accessToken.accessToken
+                        expect(loggedIn.values.map(\.accessToken)).toEventually(equal([token]))
                     }
                     And("the token is stored") {
-                        expect(backend.tokenStore.string(forKey: AppEnvironment.accessTokenKey)).to(equal(Fixtures.accessToken.accessToken))
+                        let token = try Fixtures.accessToken.accessToken
+                        expect(backend.tokenStore.string(forKey: AppEnvironment.accessTokenKey)).to(equal(token))
                     }
                     And("the API now sends it") {
-                        expect(AppEnvironment.current.api.accessToken).to(equal(Fixtures.accessToken.accessToken))
+                        let token = try Fixtures.accessToken.accessToken
+                        expect(AppEnvironment.current.api.accessToken).to(equal(token))
                     }
                     And("the app sent one form-encoded password grant with its client credentials") {
                         let sent = backend.requests(.post("/oauth/token")

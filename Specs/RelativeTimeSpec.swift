@@ -7,7 +7,7 @@ final class RelativeTimeSpec: FeatureSpec {
     override func testFeature() {
         Feature("Saying how old a story is", description: "As a reader I want \"3 hours ago\", not a timestamp") {
             @MainActor func age(_ created: String, language: Language = .en, zone: String = "UTC") -> String {
-                let environment = QAEnvironment.make(api: FixtureAPI(), language: language, timeZone: TimeZone(identifier: zone)!)
+                let environment = QAEnvironment.make(language: language, timeZone: TimeZone(identifier: zone)!)
                 return RelativeTime.text(for: DesignerNewsJSON.parseDate(created)!, in: environment)
             }
 

@@ -9,20 +9,20 @@ final class StoriesScreenSnapshots: FeatureSpec {
         Feature("The stories screen in every language and on every device") {
             Scenario("The front page") {
                 Then("ten stories with points, comments, age and author") {
-                    assertStoriesScreen(testName: "storiesList")
+                    try assertStoriesScreen(testName: "storiesList")
                 }
             }
 
             Scenario("An empty front page") {
                 Then("the empty state invites the reader to refresh later") {
-                    assertStoriesScreen(api: FixtureAPI(stories: .value(StoriesPage(stories: []))), testName: "storiesEmpty")
+                    try assertStoriesScreen(api: try FixtureAPI(stories: .value(StoriesPage(stories: []))), testName: "storiesEmpty")
                 }
             }
 
             Scenario("A front page that failed to load") {
                 Then("the error state explains it and offers a retry") {
                     let outage = APIError.http(status: 500, envelope: APIErrorEnvelope(error: "server_error"))
-                    assertStoriesScreen(api: FixtureAPI(stories: .failure(outage)), testName: "storiesError")
+                    try assertStoriesScreen(api: try FixtureAPI(stories: .failure(outage)), testName: "storiesError")
                 }
             }
         }

@@ -45,8 +45,8 @@ final class UpvotingSpec: FeatureSpec {
                     expect(rows.lastValue?.first?.meta).to(equal("119 points · 42 comments · 2 hours ago"))
                 }
                 And("the server got one upvote with the reader's token") {
-                    expect(backend.requests(.post("/api/v1/stories/101/upvote")
-                        .withHeader("Authorization", "Bearer \(Fixtures.accessToken.accessToken)")))
+                    let token = try Fixtures.accessToken.accessToken
+                    expect(backend.requests(.post("/api/v1/stories/101/upvote").withHeader("Authorization", "Bearer \(token)")))
                         .toEventually(haveCount(1))
                 }
                 And("the count stays at 119 with no message") {

@@ -2,11 +2,11 @@ import DesignerNews
 import Foundation
 
 /// An in-memory ``DesignerNewsAPI`` for the screen snapshots, which must not start servers:
-/// each call answers at once with a value from `Stubs/`, fails, or never answers.
+/// each call answers at once with a value (by default from `Stubs/`), fails, or never answers.
 ///
 /// ```swift
-/// FixtureAPI(stories: .failure(.http(status: 500, envelope: nil)))
-/// FixtureAPI(login: .never)   // the login stays in flight
+/// try FixtureAPI(stories: .failure(.http(status: 500, envelope: nil)))
+/// try FixtureAPI(login: .never)   // the login stays in flight
 /// ```
 struct FixtureAPI: DesignerNewsAPI {
     enum Answer<Value: Sendable>: Sendable {
@@ -26,9 +26,15 @@ struct FixtureAPI: DesignerNewsAPI {
         }
     }
 
-    var login: Answer<AccessToken> = .value(Fixtures.accessToken)
-    var stories: Answer<StoriesPage> = .value(Fixtures.frontPage)
+    var login: Answer<AccessToken>
+    var stories: Answer<StoriesPage>
     var accessToken: String?
+
+    /// Answers left out come from `Stubs/login_response.json` and `Stubs/stories.json`.
+    init(login: Answer<AccessToken>? = nil, stories: Answer<StoriesPage>? = nil) throws {
+        self.login = try login ?? .value(Fixtures.accessToken)
+        self.stories = try stories ?? .value(Fixtures.frontPage)
+    }
 
     func authorized(with token: String?) -> any DesignerNewsAPI {
         var copy = self
@@ -40,7 +46,7 @@ struct FixtureAPI: DesignerNewsAPI {
     func stories(page: Int) async throws(APIError) -> StoriesPage { try await stories.get() }
 
     func story(id: Int) async throws(APIError) -> Story {
-        guard let story = Fixtures.frontPage.stories.first(where: { $0.id == id }) else {
+        guard let story = (try? Fixtures.frontPage)?.stories.first(where: { $0.id == id }) else {
             throw .http(status: 404, envelope: APIErrorEnvelope(error: "not_found"))
         }
         return story

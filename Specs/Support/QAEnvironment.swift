@@ -8,8 +8,11 @@ enum QAEnvironment {
     /// (so the front page reads "2 hours ago", "yesterday", …).
     static let now = DesignerNewsJSON.parseDate("2023-11-15T12:00:00Z")!
 
+    /// For specs that never call the API: pointed at the discard port of this machine.
+    static let unusedAPI = DesignerNewsAPIClient(configuration: .init(baseURL: URL(string: "http://127.0.0.1:9")!))
+
     static func make(
-        api: any DesignerNewsAPI, language: Language = .en, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
+        api: any DesignerNewsAPI = unusedAPI, language: Language = .en, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
         keyValueStore: any KeyValueStore = InMemoryKeyValueStore()
     ) -> Environment {
         Environment(

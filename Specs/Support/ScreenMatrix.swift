@@ -11,9 +11,10 @@ import TextSnapshot
 /// `settle: false` snapshots while the login is still in flight.
 @MainActor
 func assertLoginScreen(
-    api: FixtureAPI = FixtureAPI(), settle: Bool = true, testName: String,
+    api: FixtureAPI? = nil, settle: Bool = true, testName: String,
     file: StaticString = #filePath, line: UInt = #line, _ drive: (LoginViewModel) -> Void
-) {
+) throws {
+    let api = try api ?? FixtureAPI()
     assertScreenSnapshots(
         languages: Language.allCases, devices: Device.allCases, localizer: DesignerNewsStrings.localizer,
         file: file, testName: testName, line: line
@@ -30,9 +31,10 @@ func assertLoginScreen(
 /// Snapshots the stories screen in 6 languages × 5 devices once the first page has loaded.
 @MainActor
 func assertStoriesScreen(
-    api: FixtureAPI = FixtureAPI(), testName: String, file: StaticString = #filePath, line: UInt = #line,
+    api: FixtureAPI? = nil, testName: String, file: StaticString = #filePath, line: UInt = #line,
     _ drive: (StoriesViewModel) -> Void = { $0.inputs.viewDidLoad() }
-) {
+) throws {
+    let api = try api ?? FixtureAPI()
     assertScreenSnapshots(
         languages: Language.allCases, devices: Device.allCases, localizer: DesignerNewsStrings.localizer,
         file: file, testName: testName, line: line

@@ -67,8 +67,7 @@ final class StubbedBackend {
 
     /// Logs the QA reader in without going through the login screen.
     func logIn() throws {
-        let token = try DesignerNewsJSON.decoder().decode(AccessToken.self, from: Data(contentsOf: StubsFolder.file("login_response.json")))
-        AppEnvironment.login(token)
+        AppEnvironment.login(try Fixtures.accessToken)
     }
 
     /// Every request the app sent that matches `filter`, oldest first.
