@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test stub bench
+.PHONY: help build test stub bench bench-specs
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -19,3 +19,7 @@ test: ## build and run the whole test suite (what CI runs)
 stub: ## serve Stubs/settings.json on 127.0.0.1:$(PORT) (hot reload on edit)
 	$(SWIFT) build -c release --product stubserver
 	.build/release/stubserver start -p $(PORT) -c $(STUBS)
+
+bench-specs: ## SpecKit overhead: 10,000 scenarios x 3 steps vs 10,000 plain XCTest entries
+	$(SWIFT) build --build-tests
+	bench/speckit-bench.sh

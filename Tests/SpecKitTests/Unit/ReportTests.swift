@@ -125,24 +125,44 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: store.livingDocURL) + Data(contentsOf: store.junitURL), first)
     }
 
-    func testAnUnreadableFragmentIsSkippedNotFatal() throws {
+    func testATornOrUnreadableFragmentIsSkippedNotFatal() throws {
         let store = ReportStore(directory: try temporaryDirectory(), runID: "r")
         try store.write(report("Good", runID: "r"))
-        try Data("{ not json".utf8).write(to: store.runDirectory.appendingPathComponent("broken.json"))
-        let (reports, problems) = store.readFragments()
+        let journal = try FileManager.default.contentsOfDirectory(atPath: store.runDirectory.path)
+        XCTAssertEqual(journal.count, 1, "one journal per process")
+        let handle = try FileHandle(forWritingTo: store.runDirectory.appendingPathComponent(journal[0]))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"runID": "r", "title": "torn by a cra"#.utf8))
+        try handle.close()
+        // Another process of the same run reads this journal from disk.
+        let other = ReportStore(directory: store.directory, runID: "r")
+        let (reports, problems) = other.readFragments()
         XCTAssertEqual(reports.map(\.title), ["Good"])
-        XCTAssertEqual(problems.count, 1)
-        XCTAssertTrue(problems[0].contains("broken.json"), problems[0])
-        XCTAssertEqual(try store.merge().count, 1)
+        XCTAssertEqual(problems, ["skipped an unreadable fragment at \(store.runDirectory.path)/\(journal[0]):2"])
+        XCTAssertEqual(try other.merge().count, 1)
     }
 
-    func testFragmentNamesAreStableReadableAndDistinct() {
-        let a = ReportStore.fragmentName(for: report("a b"))
-        let b = ReportStore.fragmentName(for: report("a_b"))
-        XCTAssertNotEqual(a, b, "names that read the same on disk still differ by hash")
-        XCTAssertEqual(a, ReportStore.fragmentName(for: report("a b")))
-        XCTAssertTrue(a.hasPrefix("Specs.LoginFeature_a_b-"), a)
-        XCTAssertTrue(a.hasSuffix(".json"))
+    func testTheLatestRecordOfAScenarioWins() throws {
+        let store = ReportStore(directory: try temporaryDirectory(), runID: "r")
+        var first = report("Flaky", status: .failed, runID: "r")
+        first.finishedAt = Date(timeIntervalSince1970: 10)
+        var second = report("Flaky", status: .passed, runID: "r")
+        second.finishedAt = Date(timeIntervalSince1970: 20)
+        try store.write(second)
+        try ReportStore(directory: store.directory, runID: "r").write(first)
+        XCTAssertEqual(try store.merge().map(\.status), [.passed])
+    }
+
+    func testTenThousandFragmentsMergeIntoOneDocument() throws {
+        let store = ReportStore(directory: try temporaryDirectory(), runID: "r")
+        for index in 0..<10_000 {
+            try store.write(report("scenario \(index)", ordinal: index, steps: [step("Then", "it holds", .passed)], runID: "r"))
+        }
+        let merged = try store.merge()
+        XCTAssertEqual(merged.count, 10_000)
+        XCTAssertEqual(merged.last?.title, "scenario 9999")
+        let doc = try String(contentsOf: store.livingDocURL, encoding: .utf8)
+        XCTAssertTrue(doc.contains("10000 scenarios: ✅ 10000 passed · ❌ 0 failed"), String(doc.prefix(300)))
     }
 
     func testRunIdentityIsSafeForAFolderName() {
