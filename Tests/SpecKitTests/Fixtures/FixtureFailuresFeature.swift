@@ -17,6 +17,11 @@ enum FixturePaymentError: Error {
     case declined(code: Int)
 }
 
+/// A helper in plain XCTest style, as a team's own test utilities are written.
+func fixtureHelperAssertsTotal(_ total: Int, file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertEqual(total, 99, "total from helper", file: file, line: line)
+}
+
 /// Every scenario here fails, each in a different way.
 final class FixtureFailuresFeature: FeatureSpec {
     override func testFeature() {
@@ -85,6 +90,11 @@ final class FixtureFailuresFeature: FeatureSpec {
                     expect(#"{"items": [{"id": 1, "name": "A"}], "total": 3}"#)  // @mark:match-json
                         .to(matchJSON(#"{"total": 3.0, "items": [{"name": "B", "id": 1}]}"#))
                 }
+            }
+
+            Scenario("an XCTAssert in a helper counts for its step") {
+                Then("the helper's check holds") { fixtureHelperAssertsTotal(total) }  // @mark:helper-assert
+                And("this step is skipped") { Fixtures.trace("SHOULD-NOT-RUN after helper assert") }
             }
 
             Scenario("a failure outside any step still fails the scenario") {
