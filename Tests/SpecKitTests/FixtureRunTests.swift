@@ -125,6 +125,14 @@ final class FixtureRunTests: XCTestCase {
             result, test: test + "async toEventually times out too @fixture", mark: "async-eventually", file: file,
             message: "[Then the total eventually reaches 7] expected to eventually equal <7>, got <40> (timed out after 200 ms)")
         try assertFailure(
+            result, test: test + "sync toEventually in an async scenario explains how to wait @fixture",
+            mark: "sync-in-async", file: file,
+            message: "[Then main-queue work eventually lands] expected to eventually be true, got <false> (timed out after 200 ms)")
+        XCTAssertTrue(
+            result.lines.contains(
+                "(this scenario is async: wait with `await expect(…).toEventually(…)` in an `await` step so main-actor work can run)"),
+            result.output)
+        try assertFailure(
             result, test: test + "an XCTAssert in a helper counts for its step @fixture", mark: "helper-assert",
             file: file,
             message: #"[Then the helper's check holds] XCTAssertEqual failed: ("40") is not equal to ("99") - total from helper"#)
@@ -300,7 +308,7 @@ final class FixtureRunTests: XCTestCase {
         XCTAssertTrue(doc.hasPrefix("# Living documentation\n"), doc)
         XCTAssertTrue(doc.contains("## Feature: Checkout failures `@fixture`"), doc)
         XCTAssertTrue(doc.contains("> Scenarios that fail on purpose."), doc)
-        XCTAssertTrue(doc.contains("✅ 0 passed · ❌ 10 failed · `SpecKitTests.FixtureFailuresFeature`"), doc)
+        XCTAssertTrue(doc.contains("✅ 0 passed · ❌ 11 failed · `SpecKitTests.FixtureFailuresFeature`"), doc)
         XCTAssertTrue(doc.contains("#### ❌ Scenario: a failing Then skips the remaining steps `@fixture` — "), doc)
         XCTAssertTrue(doc.contains("  [Then the login button is enabled] expected to equal <true>, got <false>"), doc)
         XCTAssertTrue(doc.contains("at Tests/SpecKitTests/Fixtures/FixtureFailuresFeature.swift:") || doc.contains("FixtureFailuresFeature.swift:"), doc)
@@ -313,7 +321,7 @@ final class FixtureRunTests: XCTestCase {
 
     func testJUnitReportHasRealFailuresAndIsWellFormed() throws {
         let junit = try run("FixtureFailuresFeature").junit
-        XCTAssertTrue(junit.contains(#"<testsuite name="SpecKitTests.FixtureFailuresFeature" tests="10" failures="10" errors="0" skipped="0""#), junit)
+        XCTAssertTrue(junit.contains(#"<testsuite name="SpecKitTests.FixtureFailuresFeature" tests="11" failures="11" errors="0" skipped="0""#), junit)
         XCTAssertTrue(
             junit.contains(#"<failure message="[Then the login button is enabled] expected to equal &lt;true&gt;, got &lt;false&gt;" type="failure">"#),
             junit)

@@ -67,6 +67,15 @@ final class FixtureFailuresFeature: FeatureSpec {
                 }
             }
 
+            Scenario("sync toEventually in an async scenario explains how to wait") {
+                await Given("an async step") { try await Task.sleep(nanoseconds: 1_000) }
+                Then("main-queue work eventually lands") {
+                    var landed = false
+                    DispatchQueue.main.async { landed = true }
+                    expect(landed).toEventually(beTrue(), timeout: 0.2)  // @mark:sync-in-async
+                }
+            }
+
             Scenario("a large value fails with a line diff") {
                 Then("the receipt matches") {
                     let expected = FixtureReceipt(
