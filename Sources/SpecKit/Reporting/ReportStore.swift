@@ -40,12 +40,6 @@ final class ReportStore: @unchecked Sendable {
         var written: [ScenarioReport] = []
     }
     private let state = Locked(State())
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        return encoder
-    }()
-
     init(directory: URL, runID: String) {
         self.directory = directory
         self.runID = runID
@@ -66,8 +60,7 @@ final class ReportStore: @unchecked Sendable {
 
     /// Appends the scenario's fragment to this process's journal.
     func write(_ report: ScenarioReport) throws {
-        var line = try encoder.encode(report)
-        line.append(UInt8(ascii: "\n"))
+        let line = FragmentEncoder.line(for: report)
         try state.withLock { state in
             if state.journal < 0 { (state.journal, state.journalName) = try openJournal() }
             try Self.append(line, to: state.journal, path: runDirectory.path)

@@ -76,16 +76,18 @@ final class ReportTests: XCTestCase {
     }
 
     func testJUnitEscapesMarkupAndCharactersXMLCannotCarry() throws {
-        let nasty = "expected <\"a\" & 'b'>\u{01}\u{1B}[31m"
+        let nasty = "expected <\"a\" & 'b'>\u{01}\u{1B}\u{00}[31m"
         let reports = [
             report("fails", status: .failed, failures: [.init(message: nasty, file: "/f.swift", line: 3)]),
             report("pending", status: .pending, ordinal: 1, reason: "later & <soon>"),
         ]
         let xml = JUnitRenderer.render(reports, context: context)
-        XCTAssertTrue(xml.contains(#"<failure message="expected &lt;&quot;a&quot; &amp; &apos;b&apos;&gt;��[31m" type="failure">"#), xml)
+        XCTAssertTrue(xml.contains(#"<failure message="expected &lt;&quot;a&quot; &amp; &apos;b&apos;&gt;���[31m" type="failure">"#), xml)
         XCTAssertTrue(xml.contains(#"<skipped message="pending: later &amp; &lt;soon&gt;"/>"#), xml)
         XCTAssertTrue(xml.contains(#"<testsuites name="SpecKit" tests="2" failures="1" errors="0" skipped="1""#), xml)
         XCTAssertNoThrow(try XMLWellFormedness.check(xml))
+        XCTAssertEqual(JUnitRenderer.escape("plain ascii and ünïcode ✓"), "plain ascii and ünïcode ✓")
+        XCTAssertEqual(JUnitRenderer.escape("a\u{FFFE}b"), "a\u{FFFD}b")
     }
 
     private func temporaryDirectory() throws -> URL {
@@ -113,6 +115,25 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: store.fragmentsRoot.path), ["new-run"])
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".tmp") }
         XCTAssertEqual(leftovers, [], "atomic writes leave no temporary files")
+    }
+
+    func testFragmentLinesRoundTripThroughJSONDecoder() throws {
+        let tricky = "quote \" backslash \\ newline \n tab \t bell \u{07} nul \u{00} ünïcode ✓ 😀"
+        var original = report(
+            tricky, status: .failed, path: [.init(kind: "Rule", title: tricky, narrative: tricky, tags: ["a"])],
+            ordinal: 3, steps: [step("Then", tricky, .failed, failure: tricky), step("And", "x", .skipped)],
+            failures: [.init(message: tricky, file: "/f.swift", line: 9)], reason: tricky,
+            example: [.init(name: "n", value: tricky)])
+        original.duration = 0.000123
+        original.finishedAt = Date(timeIntervalSince1970: 1_700_000_000.25)
+        let line = FragmentEncoder.line(for: original)
+        XCTAssertEqual(line.last, UInt8(ascii: "\n"))
+        XCTAssertEqual(line.filter { $0 == UInt8(ascii: "\n") }.count, 1, "one record, one line")
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        XCTAssertEqual(try decoder.decode(ScenarioReport.self, from: line), original)
+        let plain = report("plain", runID: "r")
+        XCTAssertEqual(try decoder.decode(ScenarioReport.self, from: FragmentEncoder.line(for: plain)), plain)
     }
 
     func testMergingTwiceGivesTheSameReport() throws {
