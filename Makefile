@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test stub bench
+.PHONY: help build test stub bench bench-specs
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -54,3 +54,7 @@ record: ## re-record Specs/ snapshots that differ (RECORD=all rewrites every one
 	TEXT_SNAPSHOT_RECORD='$(RECORD)' $(SWIFT) test --skip-build --filter '$(SPECS_FILTER)' 2>&1 | grep -E '^(wrote|  /)|Executed .* tests' || true
 	$(SWIFT) test --skip-build --filter '$(SPECS_FILTER)'
 	@echo "re-recorded; review with: git diff --stat -- Specs/__Snapshots__ && git diff -- Specs/__Snapshots__"
+
+bench-specs: ## SpecKit overhead: 10,000 scenarios x 3 steps vs 10,000 plain XCTest entries
+	$(SWIFT) build --build-tests
+	bench/speckit-bench.sh

@@ -125,6 +125,18 @@ final class FixtureRunTests: XCTestCase {
             result, test: test + "async toEventually times out too @fixture", mark: "async-eventually", file: file,
             message: "[Then the total eventually reaches 7] expected to eventually equal <7>, got <40> (timed out after 200 ms)")
         try assertFailure(
+            result, test: test + "sync toEventually in an async scenario explains how to wait @fixture",
+            mark: "sync-in-async", file: file,
+            message: "[Then main-queue work eventually lands] expected to eventually be true, got <false> (timed out after 200 ms)")
+        XCTAssertTrue(
+            result.lines.contains(
+                "(this scenario is async: wait with `await expect(…).toEventually(…)` in an `await` step so main-actor work can run)"),
+            result.output)
+        try assertFailure(
+            result, test: test + "an XCTAssert in a helper counts for its step @fixture", mark: "helper-assert",
+            file: file,
+            message: #"[Then the helper's check holds] XCTAssertEqual failed: ("40") is not equal to ("99") - total from helper"#)
+        try assertFailure(
             result, test: test + "a failure outside any step still fails the scenario @fixture", mark: "outside-step",
             file: file, message: #"XCTAssertEqual failed: ("40") is not equal to ("41") - checked outside a step"#)
     }
@@ -178,6 +190,8 @@ final class FixtureRunTests: XCTestCase {
         XCTAssertTrue(doc.contains("- ⏭ **But** no email is sent _(skipped)_"), doc)
         XCTAssertTrue(doc.contains("- ⏭ **And** the last total is 2 _(skipped)_"), doc)
         XCTAssertTrue(doc.contains("- ⏭ **Then** later steps are skipped _(skipped)_"), doc)
+        XCTAssertTrue(doc.contains("- ✗ **Then** the helper's check holds"), doc)
+        XCTAssertTrue(doc.contains("- ⏭ **And** this step is skipped _(skipped)_"), doc)
     }
 
     func testPendingScenariosAreListedAndReportedAsSkippedWithTheirReason() throws {
@@ -238,6 +252,23 @@ final class FixtureRunTests: XCTestCase {
         XCTAssertTrue(result.output.contains("Test Case 'FixtureHooksFeature.async hooks - awaits them @fixture' passed"))
     }
 
+    func testEventuallyTimeoutDefaultsToBDDEventuallyTimeout() throws {
+        let file = "FixtureTimeoutFeature.swift"
+        let test = "FixtureTimeoutFeature.waits for the default timeout @fixture"
+        let configured = try FixtureProcess.run(["SpecKitTests.FixtureTimeoutFeature"], environment: ["BDD_EVENTUALLY_TIMEOUT": "0.3"])
+        try assertFailure(
+            configured, test: test, mark: "default-timeout", file: file,
+            message: "[Then a value that never comes] expected to eventually equal <2>, got <1> (timed out after 300 ms)")
+
+        let invalid = try FixtureProcess.run(["SpecKitTests.FixtureTimeoutFeature"], environment: ["BDD_EVENTUALLY_TIMEOUT": "soon"])
+        XCTAssertTrue(
+            invalid.output.contains("SpecKit warning: BDD_EVENTUALLY_TIMEOUT=soon is not a positive number of seconds; using 1.0"),
+            invalid.output)
+        try assertFailure(
+            invalid, test: test, mark: "default-timeout", file: file,
+            message: "[Then a value that never comes] expected to eventually equal <2>, got <1> (timed out after 1 s)")
+    }
+
     func testEventuallySeesMainQueueAndMainActorWork() throws {
         let result = try run("FixtureAsyncFeature")
         XCTAssertEqual(result.exitCode, 0, result.output)
@@ -277,7 +308,7 @@ final class FixtureRunTests: XCTestCase {
         XCTAssertTrue(doc.hasPrefix("# Living documentation\n"), doc)
         XCTAssertTrue(doc.contains("## Feature: Checkout failures `@fixture`"), doc)
         XCTAssertTrue(doc.contains("> Scenarios that fail on purpose."), doc)
-        XCTAssertTrue(doc.contains("✅ 0 passed · ❌ 9 failed · `SpecKitTests.FixtureFailuresFeature`"), doc)
+        XCTAssertTrue(doc.contains("✅ 0 passed · ❌ 11 failed · `SpecKitTests.FixtureFailuresFeature`"), doc)
         XCTAssertTrue(doc.contains("#### ❌ Scenario: a failing Then skips the remaining steps `@fixture` — "), doc)
         XCTAssertTrue(doc.contains("  [Then the login button is enabled] expected to equal <true>, got <false>"), doc)
         XCTAssertTrue(doc.contains("at Tests/SpecKitTests/Fixtures/FixtureFailuresFeature.swift:") || doc.contains("FixtureFailuresFeature.swift:"), doc)
@@ -290,7 +321,7 @@ final class FixtureRunTests: XCTestCase {
 
     func testJUnitReportHasRealFailuresAndIsWellFormed() throws {
         let junit = try run("FixtureFailuresFeature").junit
-        XCTAssertTrue(junit.contains(#"<testsuite name="SpecKitTests.FixtureFailuresFeature" tests="9" failures="9" errors="0" skipped="0""#), junit)
+        XCTAssertTrue(junit.contains(#"<testsuite name="SpecKitTests.FixtureFailuresFeature" tests="11" failures="11" errors="0" skipped="0""#), junit)
         XCTAssertTrue(
             junit.contains(#"<failure message="[Then the login button is enabled] expected to equal &lt;true&gt;, got &lt;false&gt;" type="failure">"#),
             junit)

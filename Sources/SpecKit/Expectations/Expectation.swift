@@ -116,7 +116,14 @@ public struct Expectation<Value> {
             let outcome = evaluate(matcher, style, cached: false)
             if outcome.passed { return true }
             if Date() >= deadline {
-                fail(Self.timedOut(outcome.message, after: limit), description)
+                var message = Self.timedOut(outcome.message, after: limit)
+                if RunningScenario.current.snapshot?.isAsync == true {
+                    // Spinning the run loop from inside a main-actor task cannot run
+                    // other main-actor work (Nimble #1006), so say how to wait instead.
+                    message += "\n(this scenario is async: wait with `await expect(…).toEventually(…)` "
+                        + "in an `await` step so main-actor work can run)"
+                }
+                fail(message, description)
                 return false
             }
             _ = runLoop.run(mode: .default, before: min(Date(timeIntervalSinceNow: interval), deadline))

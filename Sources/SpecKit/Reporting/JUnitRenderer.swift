@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Renders `junit.xml`: one `<testsuite>` per spec class, one `<testcase>` per
 /// scenario, real `<skipped/>` and `<failure message=…>` with the full text
 /// (SwiftPM's `--xunit-output` shows skips as passes and failures as "failure").
@@ -61,12 +67,29 @@ enum JUnitRenderer {
         return [open + ">"] + body + ["    </testcase>"]
     }
 
-    private static func seconds(_ value: Double) -> String {
-        String(format: "%.3f", value)
+    /// `0.012` (three decimals), without `String(format:)`, which is slow on Linux.
+    static func seconds(_ value: Double) -> String {
+        let milliseconds = Int((max(0, value) * 1000).rounded())
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
+
+    /// A C-library scan (fast even in debug builds) for anything `escape` changes.
+    static func needsEscaping(_ text: String) -> Bool {
+        text.withCString { pointer in
+            strlen(pointer) != text.utf8.count
+                || specials.withUnsafeBufferPointer { strpbrk(pointer, $0.baseAddress!) } != nil
+        }
+    }
+
+    /// Markup, control characters, and 0xEF, the UTF-8 lead byte of U+F000…U+FFFF
+    /// (where U+FFFE and U+FFFF live), NUL-terminated.
+    private static let specials: [CChar] =
+        Array("&<>\"'".utf8).map { CChar(bitPattern: $0) } + (1..<0x20).map { CChar($0) } + [CChar(bitPattern: 0xEF), 0]
 
     /// Escapes markup and replaces characters XML 1.0 cannot carry at all.
     static func escape(_ text: String, attribute: Bool = true) -> String {
+        if !needsEscaping(text) { return text }
         var out = ""
         out.reserveCapacity(text.count)
         for scalar in text.unicodeScalars {

@@ -124,7 +124,7 @@ enum LivingDocRenderer {
 
     /// Keeps a title on one Markdown line.
     private static func inline(_ text: String) -> String {
-        text.replacingOccurrences(of: "\n", with: " ")
+        text.utf8.contains(UInt8(ascii: "\n")) ? text.replacingOccurrences(of: "\n", with: " ") : text
     }
 
     static func duration(_ seconds: Double) -> String {

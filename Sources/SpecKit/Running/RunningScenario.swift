@@ -6,6 +6,8 @@ final class RunningScenario: @unchecked Sendable {
 
     let spec: FeatureSpec
     let recorder: ScenarioRecorder
+    /// The scenario runs in a main-actor task (it has an async body or hook).
+    var isAsync: Bool { recorder.scenario.needsAsync }
     /// True while `Background`/`beforeEach`/`justBeforeEach` hooks run, so
     /// their steps are marked as background steps. Main actor only.
     nonisolated(unsafe) var inBackground = false

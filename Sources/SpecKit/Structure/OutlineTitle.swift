@@ -1,3 +1,5 @@
+import Foundation
+
 /// Fills `<placeholder>` titles of a `ScenarioOutline` from an example row.
 enum OutlineTitle {
     /// Names between `<` and `>` in the order they appear.
@@ -56,5 +58,3 @@ enum OutlineTitle {
         return String(describing: value)
     }
 }
-
-import Foundation

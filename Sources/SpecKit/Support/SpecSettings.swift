@@ -18,8 +18,6 @@ enum SpecSettings {
 
     static let scenarioTimeout: TimeInterval = seconds(from: "BDD_SCENARIO_TIMEOUT", default: 600)
 
-    static let pollInterval: TimeInterval = 0.01
-
     /// `nil` when reporting is switched off with `BDD_REPORT_DIR=off`.
     static let reportDirectory: URL? = {
         let raw = environment["BDD_REPORT_DIR"]?.trimmingCharacters(in: .whitespaces) ?? ""

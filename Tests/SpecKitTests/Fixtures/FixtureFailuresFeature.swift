@@ -17,6 +17,11 @@ enum FixturePaymentError: Error {
     case declined(code: Int)
 }
 
+/// A helper in plain XCTest style, as a team's own test utilities are written.
+func fixtureHelperAssertsTotal(_ total: Int, file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertEqual(total, 99, "total from helper", file: file, line: line)
+}
+
 /// Every scenario here fails, each in a different way.
 final class FixtureFailuresFeature: FeatureSpec {
     override func testFeature() {
@@ -62,6 +67,15 @@ final class FixtureFailuresFeature: FeatureSpec {
                 }
             }
 
+            Scenario("sync toEventually in an async scenario explains how to wait") {
+                await Given("an async step") { try await Task.sleep(nanoseconds: 1_000) }
+                Then("main-queue work eventually lands") {
+                    var landed = false
+                    DispatchQueue.main.async { landed = true }
+                    expect(landed).toEventually(beTrue(), timeout: 0.2)  // @mark:sync-in-async
+                }
+            }
+
             Scenario("a large value fails with a line diff") {
                 Then("the receipt matches") {
                     let expected = FixtureReceipt(
@@ -85,6 +99,11 @@ final class FixtureFailuresFeature: FeatureSpec {
                     expect(#"{"items": [{"id": 1, "name": "A"}], "total": 3}"#)  // @mark:match-json
                         .to(matchJSON(#"{"total": 3.0, "items": [{"name": "B", "id": 1}]}"#))
                 }
+            }
+
+            Scenario("an XCTAssert in a helper counts for its step") {
+                Then("the helper's check holds") { fixtureHelperAssertsTotal(total) }  // @mark:helper-assert
+                And("this step is skipped") { Fixtures.trace("SHOULD-NOT-RUN after helper assert") }
             }
 
             Scenario("a failure outside any step still fails the scenario") {

@@ -76,16 +76,18 @@ final class ReportTests: XCTestCase {
     }
 
     func testJUnitEscapesMarkupAndCharactersXMLCannotCarry() throws {
-        let nasty = "expected <\"a\" & 'b'>\u{01}\u{1B}[31m"
+        let nasty = "expected <\"a\" & 'b'>\u{01}\u{1B}\u{00}[31m"
         let reports = [
             report("fails", status: .failed, failures: [.init(message: nasty, file: "/f.swift", line: 3)]),
             report("pending", status: .pending, ordinal: 1, reason: "later & <soon>"),
         ]
         let xml = JUnitRenderer.render(reports, context: context)
-        XCTAssertTrue(xml.contains(#"<failure message="expected &lt;&quot;a&quot; &amp; &apos;b&apos;&gt;��[31m" type="failure">"#), xml)
+        XCTAssertTrue(xml.contains(#"<failure message="expected &lt;&quot;a&quot; &amp; &apos;b&apos;&gt;���[31m" type="failure">"#), xml)
         XCTAssertTrue(xml.contains(#"<skipped message="pending: later &amp; &lt;soon&gt;"/>"#), xml)
         XCTAssertTrue(xml.contains(#"<testsuites name="SpecKit" tests="2" failures="1" errors="0" skipped="1""#), xml)
         XCTAssertNoThrow(try XMLWellFormedness.check(xml))
+        XCTAssertEqual(JUnitRenderer.escape("plain ascii and ünïcode ✓"), "plain ascii and ünïcode ✓")
+        XCTAssertEqual(JUnitRenderer.escape("a\u{FFFE}b"), "a\u{FFFD}b")
     }
 
     private func temporaryDirectory() throws -> URL {
@@ -115,6 +117,25 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(leftovers, [], "atomic writes leave no temporary files")
     }
 
+    func testFragmentLinesRoundTripThroughJSONDecoder() throws {
+        let tricky = "quote \" backslash \\ newline \n tab \t bell \u{07} nul \u{00} ünïcode ✓ 😀"
+        var original = report(
+            tricky, status: .failed, path: [.init(kind: "Rule", title: tricky, narrative: tricky, tags: ["a"])],
+            ordinal: 3, steps: [step("Then", tricky, .failed, failure: tricky), step("And", "x", .skipped)],
+            failures: [.init(message: tricky, file: "/f.swift", line: 9)], reason: tricky,
+            example: [.init(name: "n", value: tricky)])
+        original.duration = 0.000123
+        original.finishedAt = Date(timeIntervalSince1970: 1_700_000_000.25)
+        let line = FragmentEncoder.line(for: original)
+        XCTAssertEqual(line.last, UInt8(ascii: "\n"))
+        XCTAssertEqual(line.filter { $0 == UInt8(ascii: "\n") }.count, 1, "one record, one line")
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        XCTAssertEqual(try decoder.decode(ScenarioReport.self, from: line), original)
+        let plain = report("plain", runID: "r")
+        XCTAssertEqual(try decoder.decode(ScenarioReport.self, from: FragmentEncoder.line(for: plain)), plain)
+    }
+
     func testMergingTwiceGivesTheSameReport() throws {
         let store = ReportStore(directory: try temporaryDirectory(), runID: "r")
         try store.write(report("One", runID: "r"))
@@ -125,24 +146,44 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: store.livingDocURL) + Data(contentsOf: store.junitURL), first)
     }
 
-    func testAnUnreadableFragmentIsSkippedNotFatal() throws {
+    func testATornOrUnreadableFragmentIsSkippedNotFatal() throws {
         let store = ReportStore(directory: try temporaryDirectory(), runID: "r")
         try store.write(report("Good", runID: "r"))
-        try Data("{ not json".utf8).write(to: store.runDirectory.appendingPathComponent("broken.json"))
-        let (reports, problems) = store.readFragments()
+        let journal = try FileManager.default.contentsOfDirectory(atPath: store.runDirectory.path)
+        XCTAssertEqual(journal.count, 1, "one journal per process")
+        let handle = try FileHandle(forWritingTo: store.runDirectory.appendingPathComponent(journal[0]))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"runID": "r", "title": "torn by a cra"#.utf8))
+        try handle.close()
+        // Another process of the same run reads this journal from disk.
+        let other = ReportStore(directory: store.directory, runID: "r")
+        let (reports, problems) = other.readFragments()
         XCTAssertEqual(reports.map(\.title), ["Good"])
-        XCTAssertEqual(problems.count, 1)
-        XCTAssertTrue(problems[0].contains("broken.json"), problems[0])
-        XCTAssertEqual(try store.merge().count, 1)
+        XCTAssertEqual(problems, ["skipped an unreadable fragment at \(store.runDirectory.path)/\(journal[0]):2"])
+        XCTAssertEqual(try other.merge().count, 1)
     }
 
-    func testFragmentNamesAreStableReadableAndDistinct() {
-        let a = ReportStore.fragmentName(for: report("a b"))
-        let b = ReportStore.fragmentName(for: report("a_b"))
-        XCTAssertNotEqual(a, b, "names that read the same on disk still differ by hash")
-        XCTAssertEqual(a, ReportStore.fragmentName(for: report("a b")))
-        XCTAssertTrue(a.hasPrefix("Specs.LoginFeature_a_b-"), a)
-        XCTAssertTrue(a.hasSuffix(".json"))
+    func testTheLatestRecordOfAScenarioWins() throws {
+        let store = ReportStore(directory: try temporaryDirectory(), runID: "r")
+        var first = report("Flaky", status: .failed, runID: "r")
+        first.finishedAt = Date(timeIntervalSince1970: 10)
+        var second = report("Flaky", status: .passed, runID: "r")
+        second.finishedAt = Date(timeIntervalSince1970: 20)
+        try store.write(second)
+        try ReportStore(directory: store.directory, runID: "r").write(first)
+        XCTAssertEqual(try store.merge().map(\.status), [.passed])
+    }
+
+    func testTenThousandFragmentsMergeIntoOneDocument() throws {
+        let store = ReportStore(directory: try temporaryDirectory(), runID: "r")
+        for index in 0..<10_000 {
+            try store.write(report("scenario \(index)", ordinal: index, steps: [step("Then", "it holds", .passed)], runID: "r"))
+        }
+        let merged = try store.merge()
+        XCTAssertEqual(merged.count, 10_000)
+        XCTAssertEqual(merged.last?.title, "scenario 9999")
+        let doc = try String(contentsOf: store.livingDocURL, encoding: .utf8)
+        XCTAssertTrue(doc.contains("10000 scenarios: ✅ 10000 passed · ❌ 0 failed"), String(doc.prefix(300)))
     }
 
     func testRunIdentityIsSafeForAFolderName() {
