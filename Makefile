@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test stub bench bench-specs
+.PHONY: help build test stub bench bench-specs bench-router
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -58,3 +58,7 @@ record: ## re-record Specs/ snapshots that differ (RECORD=all rewrites every one
 bench-specs: ## SpecKit overhead: 10,000 scenarios x 3 steps vs 10,000 plain XCTest entries
 	$(SWIFT) build --build-tests
 	bench/speckit-bench.sh
+
+bench-router: ## release build; Router.route cost per request, 10 vs 10,000 stubs (ratio in the same run)
+	$(SWIFT) build -c release --product RouterBench
+	.build/release/RouterBench

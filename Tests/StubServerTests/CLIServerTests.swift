@@ -170,6 +170,29 @@ final class CLIServerTests: XCTestCase {
         XCTAssertEqual(process.waitForExit(), 0)
     }
 
+    #if os(Linux)
+    /// Out of descriptors, `accept` fails with EMFILE: the server must back off and carry on,
+    /// never stop accepting for good.
+    func testRunningOutOfDescriptorsIsNotFatal() throws {
+        let prlimit = "/usr/bin/prlimit"
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: prlimit), "needs util-linux prlimit")
+        let process = try StubServerProcess(
+            ["--nofile=48:48", StubServerProcess.binary.path, "start", "-p", "0", "-c", "conf.json"],
+            workingDirectory: directory.url, executable: URL(fileURLWithPath: prlimit)
+        )
+        let port = try process.waitForPort()
+        var hogs: [RawHTTPClient] = []
+        for _ in 0..<60 { hogs.append(try RawHTTPClient(port: port)) } // more than the server can accept
+        let waiting = try RawHTTPClient(port: port)
+        try waiting.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        hogs.removeAll() // descriptors come free; the backed-off listener resumes
+        XCTAssertEqual(try waiting.readResponse().text, "v1")
+        XCTAssertEqual(try get(port, "/hello").text, "v1")
+        process.send(signal: SIGTERM)
+        XCTAssertEqual(process.waitForExit(), 0)
+    }
+    #endif
+
     func testInvalidHostIsARuntimeError() throws {
         let result = try StubServerProcess.run(["start", "-p", "0", "-c", "conf.json", "--host", "example.com"], workingDirectory: directory.url)
         XCTAssertEqual(result.status, 1)

@@ -66,6 +66,25 @@ final class HTTPConcurrencyTests: XCTestCase {
         }
     }
 
+    #if os(Linux)
+    func testStartAndStopLeakNoDescriptors() throws {
+        func openDescriptors() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+        }
+        // Warm up lazily created process-wide descriptors first.
+        let warm = try startEchoServer()
+        _ = try RawHTTPClient.exchange(port: warm.port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        warm.stop()
+        let before = openDescriptors()
+        for _ in 0..<20 {
+            let server = try startEchoServer()
+            _ = try RawHTTPClient.exchange(port: server.port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            server.stop()
+        }
+        XCTAssertLessThanOrEqual(openDescriptors(), before + 2, "each start/stop must release its sockets, epoll and eventfd descriptors")
+    }
+    #endif
+
     func testConcurrentClientsAllGetTheirOwnAnswers() throws {
         let server = try startEchoServer()
         defer { server.stop() }

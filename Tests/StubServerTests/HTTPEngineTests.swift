@@ -163,7 +163,22 @@ final class HTTPEngineTests: XCTestCase {
         let response = try client.readResponse()
         XCTAssertEqual(response.body.count, size)
         XCTAssertEqual(response.body[size - 1], UInt8(ascii: "a") &+ UInt8((size - 1) % 26))
-        XCTAssertTrue(try client.readResponse().text.hasPrefix("GET /after-big "))
+        let after = try client.readResponse()
+        XCTAssertTrue(after.text.hasPrefix("GET /after-big "), "\(after.statusLine) \(after.text)")
+    }
+
+    func testPipelinedRequestsResumeAfterBackpressureEvenWhenTheSocketTookEverything() throws {
+        // A high-water mark of one byte pauses parsing after every reply; each reply is small
+        // enough to leave in one send, so parsing must resume without a new readable event.
+        var limits = HTTPServerLimits()
+        limits.outputHighWaterMark = 1
+        let tight = try startEchoServer(limits: limits)
+        defer { tight.stop() }
+        let client = try RawHTTPClient(port: tight.port)
+        try client.send((1...5).map { "GET /p/\($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
+        for index in 1...5 {
+            XCTAssertTrue(try client.readResponse().text.hasPrefix("GET /p/\(index) "))
+        }
     }
 
     func testBoundPortIsReportedAndServerCanRestart() throws {

@@ -97,19 +97,20 @@ final class HTTPLimitsTests: XCTestCase {
     }
 
     func testDrippingHeadersDoNotExtendTheDeadline() throws {
-        let client = try RawHTTPClient(port: server.port)
-        var status: Int?
-        for index in 0..<40 {
-            do {
-                try client.send("X-Drip-\(index): y\r\n")
-            } catch {
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-            if index == 0 { try client.send("GET /drip HTTP/1.1\r\n") }
+        // Its own server with a long idle timeout, so the refused connection lingers (draining
+        // our late lines) until we stop sending, and the 408 is never lost to a reset.
+        var limits = HTTPServerLimits()
+        limits.headerReadTimeout = .milliseconds(300)
+        limits.idleTimeout = .seconds(30)
+        let dripServer = try startEchoServer(limits: limits)
+        defer { dripServer.stop() }
+        let client = try RawHTTPClient(port: dripServer.port)
+        try client.send("GET /drip HTTP/1.1\r\n")
+        for index in 0..<10 {
+            Thread.sleep(forTimeInterval: 0.06)
+            try? client.send("X-Drip-\(index): y\r\n") // each line arrives well within the deadline
         }
-        status = try? client.readResponse().status
-        XCTAssertEqual(status, 408)
+        XCTAssertEqual(try client.readResponse().status, 408)
     }
 
     func testStalledBodyGets408() throws {

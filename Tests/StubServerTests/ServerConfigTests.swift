@@ -58,6 +58,7 @@ final class ServerConfigTests: XCTestCase {
             StubDefinition(request: .post("/oauth/token", forms: ["username": "qa@example.com"]),
                            response: .json(["access_token": "abc123"])),
             StubDefinition(request: .get("/api/v1/stories"), response: .text("[]", headers: [ResponseHeader("Content-Type", "application/json")])),
+            .catchAll(.json(["error": "not_found"], status: 404)),
         ])
         try server.start()
         defer { server.stop() }
@@ -79,6 +80,9 @@ final class ServerConfigTests: XCTestCase {
         XCTAssertEqual(body, #"{"access_token":"abc123"}"#)
         XCTAssertEqual(server.journal.count(matching: .post("/oauth/token").withFormField("username", "qa@example.com")), 1)
         XCTAssertEqual(server.journal.last?.stub, StubReference(file: "stubs", index: 0))
+        let missing = try get(server, "/nowhere")
+        XCTAssertEqual(missing.status, 404, "the catch-all answers what nothing else matches")
+        XCTAssertEqual(missing.text, #"{"error":"not_found"}"#)
     }
 
     func testReloadSwapsRoutesAndKeepsTheLastGoodConfigurationOnError() throws {
@@ -146,6 +150,23 @@ final class ServerConfigTests: XCTestCase {
             try server.start()
             XCTAssertEqual(try get(server, "/").text, "ok")
             server.stop()
+        }
+    }
+
+    /// Prints the cost of a fresh server per scenario (XCTest's measure reports it; nothing is
+    /// asserted about time). Each iteration loads a configuration, starts, serves one request, stops.
+    func testStartServeStopCostIsMeasured() throws {
+        try directory.write("stubs.json", #"[{"request": {"uri": "/"}, "response": {"text": "ok"}}]"#)
+        let options = options()
+        measure {
+            do {
+                let server = try StubServer(configFile: "stubs.json", options: options)
+                try server.start()
+                XCTAssertEqual(try RawHTTPClient.exchange(port: server.port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n").text, "ok")
+                server.stop()
+            } catch {
+                XCTFail("\(error)")
+            }
         }
     }
 

@@ -6,7 +6,7 @@
 /// let anyToken: TextMatcher = .exist(true)
 /// let exact: TextMatcher = "application/json"     // .equal
 /// ```
-public enum TextMatcher: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+public enum TextMatcher: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// Exact, case-sensitive equality (the method compares case-insensitively).
     case equal(String)
     /// The whole value matches this regular expression (ICU syntax, close to Java's).

@@ -5,7 +5,7 @@
 /// let greeting: TextValue = .template("Hello ${req.queries['name']!'stranger'}")
 /// let fixed: TextValue = "Hello"                      // .literal
 /// ```
-public enum TextValue: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+public enum TextValue: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     case literal(String)
     /// A template and its custom variables (`vars`).
     case template(String, vars: TemplateVariables = [:])
@@ -62,7 +62,7 @@ public struct TemplateVariables: Sendable, Hashable, Sequence, ExpressibleByDict
 
 /// One `vars` entry. Extractors that can find several values (headers, queries, forms,
 /// cookies, XPath) give a list, used as `${name[0]}`; a JSONPath that selects one value gives it.
-public enum TemplateVariable: Sendable, Hashable, ExpressibleByStringLiteral {
+public enum TemplateVariable: Sendable, Hashable, ExpressibleByStringInterpolation {
     case literal(String)
     case jsonPath(String)
     case xpath(String)

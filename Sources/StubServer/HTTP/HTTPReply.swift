@@ -16,8 +16,11 @@ public struct HTTPReply: Sendable {
     public var payload: Payload
     /// Latency before the reply is written: the engine arms a timer, it never sleeps a thread.
     public var delay: Duration
-    /// Called once the reply was written (or the connection died first), with the status sent
-    /// and the time since the request was complete. Used for journals and log lines.
+    /// Called once per reply, on the event loop, as it is handed to the socket (or when the
+    /// connection dies first), with the status and the time since the request was complete
+    /// (latency included). It runs before the client can have the response, so a journal
+    /// written here already holds the exchange when the client's call returns. Status 0 means
+    /// the connection was closed without an answer.
     public var onSent: (@Sendable (_ status: Int, _ elapsed: Duration) -> Void)?
 
     public init(

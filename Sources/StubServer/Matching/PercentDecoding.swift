@@ -52,15 +52,22 @@ enum PercentDecoding {
     /// Splits `a=1&b=2&flag` into decoded pairs, keeping order and repeats; `flag` has "".
     static func decodePairs(_ text: Substring) -> [(String, String)] {
         var pairs: [(String, String)] = []
-        for piece in text.split(separator: "&", omittingEmptySubsequences: true) {
-            if let equals = piece.firstIndex(of: "=") {
-                pairs.append((
-                    decode(piece[..<equals], plusAsSpace: true),
-                    decode(piece[piece.index(after: equals)...], plusAsSpace: true)
-                ))
-            } else {
-                pairs.append((decode(piece, plusAsSpace: true), ""))
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
+            if start < end {
+                let piece = text[start..<end]
+                if let equals = piece.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                    pairs.append((
+                        decode(piece[..<equals], plusAsSpace: true),
+                        decode(piece[piece.utf8.index(after: equals)...], plusAsSpace: true)
+                    ))
+                } else {
+                    pairs.append((decode(piece, plusAsSpace: true), ""))
+                }
             }
+            start = end < utf8.endIndex ? utf8.index(after: end) : end
         }
         return pairs
     }

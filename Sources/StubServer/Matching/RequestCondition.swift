@@ -1,6 +1,6 @@
 /// One compiled condition of a stub's request pattern. A stub matches when all of its
 /// conditions hold; they are ordered cheapest first so most misses cost a string compare.
-struct RequestCondition: Sendable {
+final class RequestCondition: Sendable {
     enum Test: Sendable {
         case uri(TextPredicate)
         /// Added by a settings `context`: the path is the context or below it.
@@ -27,6 +27,12 @@ struct RequestCondition: Sendable {
     let label: String
     /// What was expected, in words: `equal to "/a"`, `matching "\d+"`.
     let expectation: String
+
+    init(test: Test, label: String, expectation: String) {
+        self.test = test
+        self.label = label
+        self.expectation = expectation
+    }
 
     /// Relative cost, to order evaluation (path and method first, bodies last).
     var cost: Int {

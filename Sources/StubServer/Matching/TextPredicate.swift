@@ -54,7 +54,7 @@ enum TextPredicate: Sendable {
         case .endsWith(let suffix): return value.hasSuffix(suffix)
         case .contain(let part): return part.isEmpty || value.contains(part)
         case .exist(let flag): return flag
-        case .path(let pattern): return pattern.match(value) != nil
+        case .path(let pattern): return pattern.matches(value)
         }
     }
 

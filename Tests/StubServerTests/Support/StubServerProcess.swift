@@ -25,8 +25,8 @@ final class StubServerProcess: @unchecked Sendable {
     private var stderrLines: [String] = []
     private var partial: [Int: String] = [:]
 
-    init(_ arguments: [String], workingDirectory: URL? = nil) throws {
-        process.executableURL = Self.binary
+    init(_ arguments: [String], workingDirectory: URL? = nil, executable: URL? = nil) throws {
+        process.executableURL = executable ?? Self.binary
         process.arguments = arguments
         if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         let out = Pipe()

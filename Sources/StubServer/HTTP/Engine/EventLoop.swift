@@ -132,6 +132,11 @@ final class EventLoop: @unchecked Sendable {
             now = SystemCalls.monotonicNanos()
         }
         runInbox()
+        // Timer closures and handlers hold the loop's owners; drop them so the loop, its
+        // poller and their descriptors are freed once the server lets go.
+        timerActions.removeAll()
+        timerHeap.removeAll()
+        handlers.removeAll()
     }
 
     private func runInbox() {

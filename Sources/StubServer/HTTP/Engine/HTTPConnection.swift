@@ -124,9 +124,23 @@ final class HTTPConnection: PollHandler {
 
     /// Parses and answers buffered requests, one at a time so replies leave in request order.
     private func process() {
-        while !isClosed && !awaitingReply && !closeWhenFlushed && output.readableCount < context.limits.outputHighWaterMark {
+        while true {
+            let stoppedForOutput = parseBuffered()
+            flush()
+            // A flush that drained the output below the high-water mark must resume parsing
+            // here: the pipelined requests are already buffered, so no readable event will come.
+            guard stoppedForOutput, !isClosed, !awaitingReply, !closeWhenFlushed, !input.isEmpty,
+                  output.readableCount < context.limits.outputHighWaterMark else { return }
+        }
+    }
+
+    /// Handles complete requests in the input. Returns true when it stopped only because too
+    /// much output is waiting (more input may be ready to parse once it drains).
+    private func parseBuffered() -> Bool {
+        while !isClosed && !awaitingReply && !closeWhenFlushed {
+            guard output.readableCount < context.limits.outputHighWaterMark else { return true }
             let available = input.readable
-            guard available.count > 0 else { break }
+            guard available.count > 0 else { return false }
             let wasReadingHead = phase != .body
             let (consumed, step) = parser.advance(available)
             var line: (method: String?, target: String?) = (nil, nil)
@@ -136,23 +150,21 @@ final class HTTPConnection: PollHandler {
             input.consume(consumed)
             switch step {
             case .needMore:
-                break
+                return false
             case .headComplete(let framing):
                 phase = .body
                 deadline = worker.loop.now &+ context.headerTimeout
                 if framing.expectsContinue && input.isEmpty {
                     output.append("HTTP/1.1 100 Continue\r\n\r\n")
                 }
-                continue
             case .request(let request, let framing):
                 dispatch(request, framing)
-                continue
             case .failed(let failure):
                 reject(failure, method: line.method, target: line.target)
+                return false
             }
-            break
         }
-        flush()
+        return false
     }
 
     private func dispatch(_ parsed: HTTPRequest, _ framing: RequestFraming) {
