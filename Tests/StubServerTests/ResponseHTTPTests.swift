@@ -18,14 +18,15 @@ final class ResponseHTTPTests: XCTestCase {
           {"request": {"uri": "/cycle"}, "response": {"cycle": [{"text": "ping"}, {"text": "pong"}]}},
           {"request": {"uri": "/attachment"}, "response": {"attachment": {"filename": "story.json", "file": "bodies/story.json"}}},
           {"request": {"uri": "/template"}, "response": {"text": {"template": "${req.method} ${req.queries['q']!'none'}"}}},
-          {"request": {"uri": "/broken-template"}, "response": {"text": {"template": "${req.queries['q']}"}}}
+          {"request": {"uri": "/broken-template"}, "response": {"text": {"template": "${req.queries['q']}"}}},
+          {"request": {"uri": "/charset"}, "response": {"file": {"name": "bodies/legacy.txt", "charset": "ISO-8859-1"}}}
         ]
         """
 
     private var stubs: LiveStubs!
 
     override func setUpWithError() throws {
-        stubs = try LiveStubs(Self.config, files: ["bodies/story.json": #"{"story": {"id": 7}}"#])
+        stubs = try LiveStubs(Self.config, files: ["bodies/story.json": #"{"story": {"id": 7}}"#, "bodies/legacy.txt": "plain"])
     }
 
     override func tearDown() { stubs = nil }
@@ -42,6 +43,9 @@ final class ResponseHTTPTests: XCTestCase {
         let file = try stubs.send("GET", "/file")
         XCTAssertEqual(file.text, #"{"story": {"id": 7}}"#)
         XCTAssertEqual(file.header("Content-Type"), "application/json")
+        let legacy = try stubs.send("GET", "/charset")
+        XCTAssertEqual(legacy.header("Content-Type"), "text/plain; charset=iso-8859-1")
+        XCTAssertEqual(legacy.text, "plain")
     }
 
     func testStatusHeadersCookiesAndVersion() throws {

@@ -36,9 +36,6 @@ final class ResponsePlan: Sendable {
     /// True when the reply is built at compile time.
     var isPrepared: Bool { prepared != nil }
 
-    /// Whether any step reads `req.path` captures (so the router extracts them).
-    var needsRequest: Bool { prepared == nil }
-
     func reply(_ input: @autoclosure () -> TemplateContext) -> HTTPReply {
         if let prepared { return HTTPReply(.prepared(prepared), delay: preparedDelay) }
         let context = input()
