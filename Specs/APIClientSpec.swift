@@ -9,7 +9,7 @@ final class APIClientSpec: FeatureSpec {
             var backend: StubbedBackend!
             var api: DesignerNewsAPIClient!
 
-            beforeEach {
+            Background {
                 backend = try StubbedBackend.start()
                 api = backend.api(for: .normal)
             }
@@ -61,6 +61,22 @@ final class APIClientSpec: FeatureSpec {
                     let result = call { try await $0.me() }
                     expect(result?.failure).to(equal(.http(status: 401, envelope: APIErrorEnvelope(
                         error: "invalid_token", errorDescription: "The access token is missing, expired or revoked."))))
+                }
+            }
+
+            Scenario("Upvoting needs the token") {
+                Then("with the token, the upvote of story 104 is recorded") {
+                    let token = try Fixtures.accessToken.accessToken
+                    let result = call { try await $0.authorized(with: token).upvote(storyID: 104) }
+                    expect(try result?.get()).to(equal(Upvote(id: 7001, storyID: 104, userID: 4711)))
+                }
+                And("without it, the answer is 401") {
+                    let result = call { try await $0.upvote(storyID: 104) }
+                    expect(result?.failure?.status).to(equal(401))
+                }
+                And("both were POSTs with the app's client id") {
+                    expect(backend.requests(.post("/api/v1/stories/104/upvote").withQuery("client_id", "designernews-ios")))
+                        .to(haveCount(2))
                 }
             }
 

@@ -15,7 +15,7 @@ final class LoginSpec: FeatureSpec {
             var errorMessage: TestObserver<String?>!
             var loggedIn: TestObserver<AccessToken>!
 
-            beforeEach {
+            Background {
                 backend = try StubbedBackend.start()
                 vm = LoginViewModel()
                 buttonEnabled = TestObserver()

@@ -16,7 +16,7 @@ final class StoriesSpec: FeatureSpec {
             var errorMessage: TestObserver<String?>!
             var openURL: TestObserver<URL>!
 
-            beforeEach {
+            Background {
                 backend = try StubbedBackend.start()
                 vm = StoriesViewModel()
                 rows = TestObserver()

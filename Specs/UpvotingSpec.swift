@@ -12,7 +12,7 @@ final class UpvotingSpec: FeatureSpec {
             var messages: TestObserver<String>!
             var goToLogin: TestObserver<Void>!
 
-            beforeEach {
+            Background {
                 backend = try StubbedBackend.start()
                 vm = StoriesViewModel()
                 rows = TestObserver()
