@@ -36,13 +36,13 @@ final class LoginSpec: FeatureSpec {
                     Then("the login button is disabled") { buttonEnabled.assertValues([false]) }
                 }
 
-                ScenarioOutline("\"<email>\" with <password> <verdict> the button", examples: [
-                    (email: "qa@example.com", password: "a password", verdict: "enables", enabled: true),
-                    (email: "qa@example.com", password: "no password", verdict: "keeps disabled", enabled: false),
-                    (email: "qa@example", password: "a password", verdict: "keeps disabled", enabled: false),
-                    (email: "@example.com", password: "a password", verdict: "keeps disabled", enabled: false),
-                    (email: "qa @example.com", password: "a password", verdict: "keeps disabled", enabled: false),
-                    (email: " qa@example.com ", password: "a password", verdict: "enables", enabled: true),
+                ScenarioOutline("\"<email>\" with <password> <verdict>", examples: [
+                    (email: "qa@example.com", password: "a password", verdict: "enables the button", enabled: true),
+                    (email: "qa@example.com", password: "no password", verdict: "leaves the button disabled", enabled: false),
+                    (email: "qa@example", password: "a password", verdict: "leaves the button disabled", enabled: false),
+                    (email: "@example.com", password: "a password", verdict: "leaves the button disabled", enabled: false),
+                    (email: "qa @example.com", password: "a password", verdict: "leaves the button disabled", enabled: false),
+                    (email: " qa@example.com ", password: "a password", verdict: "enables the button", enabled: true),
                 ]) { row in
                     When("the reader types \"\(row.email)\" and \(row.password)") {
                         vm.inputs.emailChanged(row.email)
