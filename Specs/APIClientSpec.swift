@@ -28,7 +28,7 @@ final class APIClientSpec: FeatureSpec {
                         outcome.result = .failure(error as? APIError ?? .transport(code: -1, message: "\(error)"))
                     }
                 }
-                expect(outcome.result == nil).toEventually(beFalse(), timeout: 10)
+                expect(outcome.result == nil).toEventually(beFalse(), timeout: serverTimeout)
                 return outcome.result
             }
 
@@ -115,8 +115,16 @@ private final class Outcome<T: Sendable>: @unchecked Sendable {
     private var stored: Result<T, APIError>?
 
     var result: Result<T, APIError>? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
+        set {
+            lock.lock()
+            stored = newValue
+            lock.unlock()
+        }
     }
 }
 

@@ -74,7 +74,7 @@ final class LoginSpec: FeatureSpec {
                     }
                     Then("the login succeeds with the token of Stubs/login_response.json") {
                         let token = try Fixtures.accessToken.accessToken
-                        expect(loggedIn.values.map(\.accessToken)).toEventually(equal([token]))
+                        expect(loggedIn.values.map(\.accessToken)).toEventually(equal([token]), timeout: serverTimeout)
                     }
                     And("the token is stored") {
                         let token = try Fixtures.accessToken.accessToken
@@ -110,7 +110,7 @@ final class LoginSpec: FeatureSpec {
                     }
                     When("the reader taps login again") { vm.inputs.loginButtonTapped() }
                     Then("loading ends once, with the button enabled again") {
-                        expect(isLoading.values).toEventually(equal([false, true, false]), timeout: 10)
+                        expect(isLoading.values).toEventually(equal([false, true, false]), timeout: serverTimeout)
                         buttonEnabled.assertValues([false, true, false, true])
                     }
                     And("only one token request was sent") {
@@ -144,7 +144,7 @@ final class LoginSpec: FeatureSpec {
                         vm.inputs.loginButtonTapped()
                     }
                     Then("the form says \"\(row.message)\"") {
-                        expect(errorMessage.lastValue ?? nil).toEventually(equal(row.message))
+                        expect(errorMessage.lastValue ?? nil).toEventually(equal(row.message), timeout: serverTimeout)
                     }
                     And("no token is stored and the button can be tapped again") {
                         expect(backend.tokenStore.allValues).to(beEmpty())
@@ -158,7 +158,7 @@ final class LoginSpec: FeatureSpec {
                         vm.inputs.emailChanged("qa@example.com")
                         vm.inputs.passwordChanged("wrong")
                         vm.inputs.loginButtonTapped()
-                        expect(errorMessage.lastValue ?? nil).toEventually(equal("The email or password is incorrect."))
+                        expect(errorMessage.lastValue ?? nil).toEventually(equal("The email or password is incorrect."), timeout: serverTimeout)
                     }
                     When("the reader corrects the password") { vm.inputs.passwordChanged("secret") }
                     Then("the error is gone") { errorMessage.assertLastValue(nil) }

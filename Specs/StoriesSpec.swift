@@ -36,7 +36,7 @@ final class StoriesSpec: FeatureSpec {
 
             /// Waits for the first page (or its failure) to arrive.
             @MainActor func waitForTheFirstPage() {
-                expect(isLoading.values).toEventually(equal([false, true, false]), timeout: 10)
+                expect(isLoading.values).toEventually(equal([false, true, false]), timeout: serverTimeout)
             }
 
             Scenario("The front page lists the newest stories", tags: "smoke") {
@@ -80,7 +80,7 @@ final class StoriesSpec: FeatureSpec {
                     }
                     When("the reader scrolls to the 10th row") { vm.inputs.willDisplayRow(9, outOf: 10) }
                     Then("the 5 older stories of page 2 are added below") {
-                        expect(rows.lastValue?.map(\.id)).toEventually(equal(Array(101...115)))
+                        expect(rows.lastValue?.map(\.id)).toEventually(equal(Array(101...115)), timeout: serverTimeout)
                     }
                     And("page 2 was asked for once") {
                         expect(backend.requests(.get("/api/v1/stories").withQuery("page", "2"))).to(haveCount(1))
@@ -119,7 +119,7 @@ final class StoriesSpec: FeatureSpec {
                         expect(rows.lastValue).to(haveCount(10))
                     }
                     And("the two new stories come first once it is done") {
-                        expect(isRefreshing.values).toEventually(equal([false, true, false]))
+                        expect(isRefreshing.values).toEventually(equal([false, true, false]), timeout: serverTimeout)
                         expect(rows.lastValue?.prefix(3).map(\.id)).to(equal([202, 201, 101]))
                     }
                     And("the newest reads \"1 point · 0 comments · just now\"") {
@@ -157,7 +157,7 @@ final class StoriesSpec: FeatureSpec {
                         vm.inputs.retryButtonTapped()
                     }
                     Then("the stories are listed and the error is gone") {
-                        expect(rows.lastValue).toEventually(haveCount(10))
+                        expect(rows.lastValue).toEventually(haveCount(10), timeout: serverTimeout)
                         errorMessage.assertLastValue(nil)
                     }
                     And("the app asked twice") {

@@ -31,7 +31,7 @@ final class UpvotingSpec: FeatureSpec {
 
             @MainActor func openTheFrontPage() {
                 vm.inputs.viewDidLoad()
-                expect(rows.lastValue).toEventually(haveCount(10), timeout: 10)
+                expect(rows.lastValue).toEventually(haveCount(10), timeout: serverTimeout)
             }
 
             Scenario("An upvote counts at once and the server agrees", tags: "smoke") {
@@ -47,7 +47,7 @@ final class UpvotingSpec: FeatureSpec {
                 And("the server got one upvote with the reader's token") {
                     let token = try Fixtures.accessToken.accessToken
                     expect(backend.requests(.post("/api/v1/stories/101/upvote").withHeader("Authorization", "Bearer \(token)")))
-                        .toEventually(haveCount(1))
+                        .toEventually(haveCount(1), timeout: serverTimeout)
                 }
                 And("the count stays at 119 with no message") {
                     expect(votesOfTheFirstStory()).to(equal(["118△", "119▲"]))
@@ -63,7 +63,7 @@ final class UpvotingSpec: FeatureSpec {
                 And("a server that refuses votes with 503") { backend.switchTo(.votesFail) }
                 When("they upvote the story with 118 points") { vm.inputs.upvoteButtonTapped(storyID: 101) }
                 Then("it goes to 119, then back to 118") {
-                    expect(votesOfTheFirstStory()).toEventually(equal(["118△", "119▲", "118△"]))
+                    expect(votesOfTheFirstStory()).toEventually(equal(["118△", "119▲", "118△"]), timeout: serverTimeout)
                 }
                 And("the reader is told the vote did not count") {
                     messages.assertValues(["Your upvote didn’t count. Please try again."])
@@ -75,7 +75,7 @@ final class UpvotingSpec: FeatureSpec {
                     try backend.logIn()
                     openTheFrontPage()
                     vm.inputs.upvoteButtonTapped(storyID: 101)
-                    expect(backend.requests(.post("/api/v1/stories/101/upvote"))).toEventually(haveCount(1))
+                    expect(backend.requests(.post("/api/v1/stories/101/upvote"))).toEventually(haveCount(1), timeout: serverTimeout)
                 }
                 When("they tap the arrow again") { vm.inputs.upvoteButtonTapped(storyID: 101) }
                 Then("no second upvote is sent and the count stays at 119") {

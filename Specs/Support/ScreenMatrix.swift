@@ -51,5 +51,5 @@ func assertStoriesScreen(
 /// Lets the view model's pending main-actor work run (the FixtureAPI answers at once).
 @MainActor
 private func waitUntilIdle(_ isLoading: Property<Bool>, file: StaticString, line: UInt) {
-    expect(isLoading.value, file: file, line: line).toEventually(beFalse(), timeout: 10)
+    expect(isLoading.value, file: file, line: line).toEventually(beFalse(), timeout: serverTimeout)
 }
