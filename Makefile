@@ -23,3 +23,12 @@ stub: ## serve Stubs/settings.json on 127.0.0.1:$(PORT) (hot reload on edit)
 bench-specs: ## SpecKit overhead: 10,000 scenarios x 3 steps vs 10,000 plain XCTest entries
 	$(SWIFT) build --build-tests
 	bench/speckit-bench.sh
+
+.PHONY: bench-snapshots width-table
+
+bench-snapshots: ## time verifying 1,000 existing text snapshots (release build)
+	$(SWIFT) build -c release --product TextSnapshotBench
+	.build/release/TextSnapshotBench
+
+width-table: ## regenerate TextSnapshot's display-width table from Unicode data (python3)
+	python3 scripts/generate-width-table.py > Sources/TextSnapshot/Layout/DisplayWidthTable.swift
