@@ -128,12 +128,6 @@ wait_for_200() {
     done
 }
 
-start_stub() {
-    "$STUBSERVER" start -q -p "$STUB_PORT" -c "$1" >"$WORK/stub.log" 2>&1 &
-    STUB_PID=$!
-    PIDS+=("$STUB_PID")
-    wait_for_200 "$STUB_PORT" /bench
-}
 
 stop_pid() {
     kill "$1" 2>/dev/null || true
@@ -168,23 +162,35 @@ wait_for_200 "$NGINX_PORT" /bench
 
 RESULTS="$WORK/results"
 : > "$RESULTS"
-declare -A RSS
+declare -A RSS PORT PID
+# All three configurations serve at once (an idle server costs nothing), so each round runs
+# stub(1), nginx, stub(10k mixed), nginx, stub(10k exact), nginx back to back and every ratio
+# compares runs seconds apart, not phases minutes apart on a shared machine.
+next_port=$STUB_PORT
 for config in one tenk tenk-exact; do
-    start_stub "$WORK/$config.json"
-    stub_body="$(curl -s "http://127.0.0.1:$STUB_PORT/bench")"
+    [ "$next_port" = "$NGINX_PORT" ] && next_port=$((next_port + 1))
+    PORT[$config]=$next_port
+    next_port=$((next_port + 1))
+    "$STUBSERVER" start -q -p "${PORT[$config]}" -c "$WORK/$config.json" >"$WORK/stub-$config.log" 2>&1 &
+    PID[$config]=$!
+    PIDS+=("${PID[$config]}")
+    wait_for_200 "${PORT[$config]}" /bench
+    stub_body="$(curl -s "http://127.0.0.1:${PORT[$config]}/bench")"
     nginx_body="$(curl -s "http://127.0.0.1:$NGINX_PORT/bench")"
     [ "$stub_body" = "$nginx_body" ] || { say "bodies differ: stub '$stub_body' nginx '$nginx_body'"; exit 1; }
-    # Warm both up briefly, then alternate.
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d1s "http://127.0.0.1:$STUB_PORT/bench" >/dev/null
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d1s "http://127.0.0.1:$NGINX_PORT/bench" >/dev/null
-    for ((round = 1; round <= ROUNDS; round++)); do
-        say "  $config round $round/$ROUNDS: stubserver"
-        echo "$config stub $(load "$STUB_PORT")" >> "$RESULTS"
-        say "  $config round $round/$ROUNDS: nginx"
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d1s "http://127.0.0.1:${PORT[$config]}/bench" >/dev/null # warm-up
+done
+wrk -t"$THREADS" -c"$CONNECTIONS" -d1s "http://127.0.0.1:$NGINX_PORT/bench" >/dev/null
+for ((round = 1; round <= ROUNDS; round++)); do
+    for config in one tenk tenk-exact; do
+        say "  round $round/$ROUNDS: stubserver ($config), then nginx"
+        echo "$config stub $(load "${PORT[$config]}")" >> "$RESULTS"
         echo "$config nginx $(load "$NGINX_PORT")" >> "$RESULTS"
     done
-    RSS[$config]="$(peak_rss_mib "$STUB_PID")"
-    stop_pid "$STUB_PID"
+done
+for config in one tenk tenk-exact; do
+    RSS[$config]="$(peak_rss_mib "${PID[$config]}")"
+    stop_pid "${PID[$config]}"
 done
 NGINX_RSS=""
 for worker in $(pgrep -P "$NGINX_PID" || true); do NGINX_RSS="$(peak_rss_mib "$worker")"; done
