@@ -19,6 +19,8 @@ let package = Package(
         .target(name: "CSystemShims"),
         .target(name: "StubServer", dependencies: ["CSystemShims"]),
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer"]),
+        // `make bench-router`: per-request routing cost, 10 vs 10,000 stubs.
+        .executableTarget(name: "RouterBench", dependencies: ["StubServer"], path: "bench/RouterBench"),
         .target(name: "SpecKit"),
         .target(name: "TextSnapshot"),
         .target(

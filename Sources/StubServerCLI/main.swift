@@ -1,2 +1,46 @@
-// Placeholder: the `stubserver` command is built by the stub-server work.
-print("stubserver: not built yet")
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// `stubserver`: exit 0 on success, 64 on a usage error, 1 on a runtime error.
+
+func runStubServer(_ arguments: [String]) -> Int32 {
+    guard let subcommand = arguments.first else {
+        Console.err("stubserver: error: missing subcommand")
+        Console.err("Run 'stubserver --help' for usage.")
+        return 64
+    }
+    let rest = Array(arguments.dropFirst())
+    do {
+        switch subcommand {
+        case "-h", "--help", "help":
+            Console.out(Help.topLevel)
+            return 0
+        case "start":
+            return try StartCommand.run(rest)
+        case "shutdown":
+            return try ShutdownCommand.run(rest)
+        case "validate":
+            return try ValidateCommand.run(rest)
+        case "version", "--version":
+            return try VersionCommand.run(rest)
+        default:
+            throw UsageError(message: "unknown subcommand '\(subcommand)'", command: nil)
+        }
+    } catch let error as UsageError {
+        Console.err("stubserver: error: \(error.message)")
+        Console.err("Run 'stubserver\(error.command.map { " " + $0 } ?? "") --help' for usage.")
+        return 64
+    } catch let error as RuntimeFailure {
+        for line in error.lines { Console.err("stubserver: error: \(line)") }
+        return 1
+    } catch {
+        Console.err("stubserver: error: \(error)")
+        return 1
+    }
+}
+
+exit(runStubServer(Array(CommandLine.arguments.dropFirst())))

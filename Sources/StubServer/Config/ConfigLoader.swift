@@ -1,10 +1,10 @@
-// CONTRACT (placeholder until the config work lands).
 import Foundation
 
 /// A loaded and compiled configuration.
 public struct LoadedConfig: Sendable {
     public let router: Router
-    /// Every file the configuration was read from (absolute paths), for hot reload.
+    /// Every file the configuration was read from (absolute paths), for hot reload: the
+    /// config files, every included file and every request `file` matcher's file.
     public let watchedFiles: [String]
 
     public init(router: Router, watchedFiles: [String]) {
@@ -13,36 +13,19 @@ public struct LoadedConfig: Sendable {
     }
 }
 
-/// One problem in a configuration: the file, the JSON path and what was expected.
-public struct ConfigDiagnostic: Sendable, Equatable, CustomStringConvertible {
-    public var file: String
-    /// JSON path such as `[0].request.method`; empty for file-level problems.
-    public var path: String
-    public var message: String
-
-    public init(file: String, path: String, message: String) {
-        self.file = file
-        self.path = path
-        self.message = message
-    }
-
-    /// `Stubs/login_conf.json: [0].request.metod: unknown key; did you mean "method"?`
-    public var description: String {
-        path.isEmpty ? "\(file): \(message)" : "\(file): \(path): \(message)"
-    }
-}
-
-/// Every problem found while loading; loading reports all of them, not just the first.
-public struct ConfigError: Error, Sendable, CustomStringConvertible {
-    public var diagnostics: [ConfigDiagnostic]
-
-    public init(_ diagnostics: [ConfigDiagnostic]) {
-        self.diagnostics = diagnostics
-    }
-
-    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
-}
-
+/// Reads moco configuration files into a `Router`.
+///
+/// ```swift
+/// let loaded = try ConfigLoader.load(config: "Stubs/settings.json")
+/// let server = loaded.router          // hand to the HTTP engine
+/// let watch = loaded.watchedFiles     // reload when any of these changes
+/// ```
+///
+/// A file is a JSON array whose entries are sessions (`{request, response}`, `{response}`,
+/// `{request, redirectTo}`) or settings entries (`{include, context, file_root, env, request,
+/// response}`), in any mix. Relative names (includes, `file`, `file_root`) resolve against the
+/// directory of the file that names them first, then against the working directory (moco's rule).
+/// Every problem in every file is reported at once in a `ConfigError`.
 public enum ConfigLoader {
     /// `-c FILE|GLOB`: a file (or glob) of sessions, which may also hold settings entries
     /// (`include`, `context`, `file_root`, …). Relative paths resolve against `workingDirectory`.
@@ -50,7 +33,9 @@ public enum ConfigLoader {
         config path: String,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) throws -> LoadedConfig {
-        throw ConfigError([ConfigDiagnostic(file: path, path: "", message: "configuration loading is not built yet")])
+        var run = LoadRun(workingDirectory: workingDirectory, environment: nil)
+        run.loadTopLevel(path, option: "-c")
+        return try run.finish()
     }
 
     /// `-g SETTINGS [-e ENV]`: a global settings file; with `environment`, entries without a
@@ -60,6 +45,282 @@ public enum ConfigLoader {
         environment: String?,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) throws -> LoadedConfig {
-        throw ConfigError([ConfigDiagnostic(file: path, path: "", message: "configuration loading is not built yet")])
+        var run = LoadRun(workingDirectory: workingDirectory, environment: environment)
+        run.loadTopLevel(path, option: "-g")
+        return try run.finish()
+    }
+
+    /// The sessions of a configuration without compiling them, e.g. to add Swift-built stubs
+    /// before building a `Router`. Throws `ConfigError` for problems in the files themselves.
+    public static func definitions(
+        config path: String,
+        environment: String? = nil,
+        workingDirectory: String = FileManager.default.currentDirectoryPath
+    ) throws -> (stubs: [StubDefinition], watchedFiles: [String]) {
+        var run = LoadRun(workingDirectory: workingDirectory, environment: environment)
+        run.loadTopLevel(path, option: "-c")
+        guard run.diagnostics.isEmpty else { throw ConfigError(run.sortedDiagnostics()) }
+        return (run.stubs, run.watched)
+    }
+}
+
+/// One load: walks the files, collecting stubs, watched files and diagnostics.
+struct LoadRun {
+    let workingDirectory: String
+    let environment: String?
+    var stubs: [StubDefinition] = []
+    var watched: [String] = []
+    var diagnostics: [ConfigDiagnostic] = []
+    /// Per file: its bytes and the offsets of decoded values, to place compile problems.
+    private var sources: [String: (bytes: [UInt8], offsets: [String: Int])] = [:]
+    private var fileOrder: [String] = []
+
+    static let maximumIncludeDepth = 32
+
+    struct Inherited {
+        var context = ""
+        /// An explicit `file_root` (absolute), inherited by nested includes.
+        var fileRoot: String?
+        var requests: [RequestPattern] = []
+        var responses: [ResponseDefinition] = []
+    }
+
+    /// Where an include was written, to report problems with it there.
+    struct Origin {
+        var file: String
+        var path: String
+        var offset: Int
+    }
+
+    init(workingDirectory: String, environment: String?) {
+        let absolute = workingDirectory.hasPrefix("/")
+            ? workingDirectory : FileManager.default.currentDirectoryPath + "/" + workingDirectory
+        self.workingDirectory = "/" + ConfinedFiles.normalizedComponents(absolute).joined(separator: "/")
+        self.environment = environment
+    }
+
+    func displayName(_ absolute: String) -> String {
+        if absolute == workingDirectory { return "." }
+        let prefix = workingDirectory == "/" ? "/" : workingDirectory + "/"
+        return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
+    }
+
+    func absolute(_ path: String, relativeTo directory: String) -> String {
+        let joined = path.hasPrefix("/") ? path : directory + "/" + path
+        return "/" + ConfinedFiles.normalizedComponents(joined).joined(separator: "/")
+    }
+
+    static func directory(of file: String) -> String {
+        guard let slash = file.lastIndex(of: "/"), slash != file.startIndex else { return "/" }
+        return String(file[..<slash])
+    }
+
+    mutating func loadTopLevel(_ path: String, option: String) {
+        let trimmed = path.trimmingASCIIWhitespace()
+        guard !trimmed.isEmpty else {
+            diagnostics.append(ConfigDiagnostic(file: option, path: "", message: "expected a configuration file name"))
+            return
+        }
+        if PathGlob.hasWildcards(trimmed) {
+            let files = PathGlob.expand(trimmed, relativeTo: workingDirectory)
+            if files.isEmpty {
+                diagnostics.append(ConfigDiagnostic(file: trimmed, path: "", message: "no file matches this pattern (relative to \(workingDirectory))"))
+            }
+            for file in files { load(file, inherited: Inherited(), chain: [], origin: nil) }
+        } else {
+            load(absolute(trimmed, relativeTo: workingDirectory), inherited: Inherited(), chain: [], origin: nil)
+        }
+    }
+
+    private mutating func report(_ origin: Origin?, file: String, _ message: String) {
+        if let origin {
+            let position = sources[origin.file].map { SourcePosition.locate(offset: origin.offset, in: $0.bytes) }
+            diagnostics.append(ConfigDiagnostic(file: origin.file, path: origin.path, message: message, position: position))
+        } else {
+            diagnostics.append(ConfigDiagnostic(file: file, path: "", message: message))
+        }
+    }
+
+    private mutating func load(_ file: String, inherited: Inherited, chain: [String], origin: Origin?) {
+        let name = displayName(file)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
+            report(origin, file: name, "cannot read \(quoted(name)): no such file")
+            return
+        }
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: file) else {
+            report(origin, file: name, "cannot read \(quoted(name)): " + (isDirectory.boolValue ? "it is a directory" : "permission denied"))
+            return
+        }
+        if !watched.contains(file) { watched.append(file) }
+        let bytes = [UInt8](data)
+        let root: JSONNode
+        do throws(JSONSyntaxError) {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            diagnostics.append(ConfigDiagnostic(file: name, path: "", message: "malformed JSON: \(error.message)", position: error.position))
+            return
+        }
+        var decoder = StubDecoder(file: name, bytes: bytes)
+        let entries = decoder.decodeFile(root)
+        diagnostics += decoder.diagnostics
+        if sources[name] == nil { fileOrder.append(name) }
+        sources[name] = (bytes, decoder.offsets)
+        let directory = Self.directory(of: file)
+
+        for entry in entries {
+            switch entry {
+            case .session(let session):
+                let scope = StubScope(
+                    context: inherited.context,
+                    fileRoot: inherited.fileRoot ?? directory,
+                    fallbackRoot: inherited.fileRoot == nil ? workingDirectory : nil,
+                    requests: inherited.requests,
+                    responses: inherited.responses)
+                if let matcher = session.request?.file {
+                    watchRequestFile(matcher.path, scope: scope)
+                }
+                stubs.append(StubDefinition(
+                    request: session.request, response: session.response, redirectTo: session.redirectTo,
+                    description: session.description, scope: scope, reference: StubReference(file: name, index: session.index)))
+            case .settings(let settings):
+                if let environment {
+                    guard let env = settings.env, env.lowercased() == environment.lowercased() else { continue }
+                }
+                loadSettings(settings, file: name, directory: directory, inherited: inherited, chain: chain + [ConfinedFiles.realPath(file) ?? file])
+            }
+        }
+    }
+
+    private mutating func loadSettings(_ settings: SettingsEntry, file: String, directory: String, inherited: Inherited, chain: [String]) {
+        let path = "[\(settings.index)]"
+        let offsets = sources[file]?.offsets ?? [:]
+        var child = inherited
+        if let context = settings.context {
+            child.context = StubCompiler.join(inherited.context, StubCompiler.normalizedContext(context))
+        }
+        if let fileRoot = settings.fileRoot {
+            let here = absolute(fileRoot, relativeTo: directory)
+            let there = absolute(fileRoot, relativeTo: workingDirectory)
+            if Self.isDirectory(here) {
+                child.fileRoot = here
+            } else if Self.isDirectory(there) {
+                child.fileRoot = there
+            } else {
+                report(Origin(file: file, path: path + ".file_root", offset: offsets[path + ".file_root"] ?? 0), file: file,
+                       "no directory \(quoted(fileRoot)) (looked in \(displayName(directory)) and the working directory)")
+                return
+            }
+        }
+        // Check the entry's own request/response once, here, where they were written.
+        if settings.request != nil || settings.response != nil {
+            var problems: [StubCompileProblem] = []
+            let probe = StubDefinition(
+                request: settings.request ?? RequestPattern(), response: settings.response ?? ResponseDefinition(), redirectTo: nil,
+                description: nil, scope: StubScope(fileRoot: child.fileRoot ?? directory, fallbackRoot: workingDirectory), reference: nil)
+            _ = StubCompiler.compile(probe, reference: StubReference(file: file, index: settings.index), problems: &problems)
+            for problem in problems {
+                let fullPath = path + problem.path
+                diagnostics.append(ConfigDiagnostic(file: file, path: fullPath, message: problem.message, position: position(file: file, path: fullPath)))
+            }
+            if !problems.isEmpty { return }
+            if let request = settings.request { child.requests.append(request) }
+            if let response = settings.response { child.responses.append(response) }
+        }
+        guard chain.count < Self.maximumIncludeDepth else {
+            report(Origin(file: file, path: path + ".include", offset: settings.includeOffset), file: file, "includes are nested more than \(Self.maximumIncludeDepth) deep")
+            return
+        }
+        let base = child.fileRoot ?? directory
+        let origin = Origin(file: file, path: path + ".include", offset: settings.includeOffset)
+        if PathGlob.hasWildcards(settings.include) {
+            var files = PathGlob.expand(settings.include, relativeTo: base)
+            if files.isEmpty, child.fileRoot == nil, base != workingDirectory {
+                files = PathGlob.expand(settings.include, relativeTo: workingDirectory)
+            }
+            if files.isEmpty {
+                report(origin, file: file, "no file matches \(quoted(settings.include))")
+            }
+            for included in files {
+                // A glob may match the including file itself (`*.json` next to settings.json): skip it.
+                if chain.contains(ConfinedFiles.realPath(included) ?? included) { continue }
+                load(included, inherited: child, chain: chain, origin: origin)
+            }
+        } else {
+            var included = absolute(settings.include, relativeTo: base)
+            if !FileManager.default.fileExists(atPath: included), child.fileRoot == nil {
+                let fallback = absolute(settings.include, relativeTo: workingDirectory)
+                if FileManager.default.fileExists(atPath: fallback) { included = fallback }
+            }
+            if chain.contains(ConfinedFiles.realPath(included) ?? included) {
+                report(origin, file: file, "\(quoted(settings.include)) includes a file that is already being loaded (an include cycle)")
+                return
+            }
+            guard FileManager.default.fileExists(atPath: included) else {
+                let places = child.fileRoot == nil && base != workingDirectory
+                    ? "looked in \(displayName(base)) and the working directory" : "looked in \(displayName(base))"
+                report(origin, file: file, "cannot read \(quoted(settings.include)): no such file (\(places))")
+                return
+            }
+            load(included, inherited: child, chain: chain, origin: origin)
+        }
+    }
+
+    private mutating func watchRequestFile(_ name: String, scope: StubScope) {
+        var resolved = ConfinedFiles.resolve(name, root: scope.fileRoot)
+        if case .failure = resolved, let fallback = scope.fallbackRoot { resolved = ConfinedFiles.resolve(name, root: fallback) }
+        if case .success(let path) = resolved, !watched.contains(path) { watched.append(path) }
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var flag: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
+    }
+
+    /// The position of the value at `path` (or of its nearest recorded parent).
+    func position(file: String, path: String) -> SourcePosition? {
+        guard let source = sources[file] else { return nil }
+        var current = path
+        while !current.isEmpty {
+            if let offset = source.offsets[current] { return SourcePosition.locate(offset: offset, in: source.bytes) }
+            // Drop the last `.key`, `["key"]` or `[n]`.
+            if current.hasSuffix("]"), let open = current.lastIndex(of: "[") {
+                current = String(current[..<open])
+            } else if let dot = current.lastIndex(of: ".") {
+                current = String(current[..<dot])
+            } else {
+                break
+            }
+        }
+        return nil
+    }
+
+    func sortedDiagnostics() -> [ConfigDiagnostic] {
+        let rank = Dictionary(uniqueKeysWithValues: fileOrder.enumerated().map { ($1, $0) })
+        return diagnostics.enumerated().sorted { left, right in
+            let l = left.element, r = right.element
+            let lf = rank[l.file] ?? -1, rf = rank[r.file] ?? -1
+            if lf != rf { return lf < rf }
+            let lp = l.position.map { ($0.line, $0.column) } ?? (0, 0)
+            let rp = r.position.map { ($0.line, $0.column) } ?? (0, 0)
+            if lp != rp { return lp < rp }
+            return left.offset < right.offset
+        }.map(\.element)
+    }
+
+    /// Compiles what was loaded; throws every problem found, decoding and compiling.
+    mutating func finish() throws -> LoadedConfig {
+        var router: Router?
+        do {
+            router = try Router(stubs: stubs)
+        } catch let error as ConfigError {
+            for diagnostic in error.diagnostics {
+                var placed = diagnostic
+                placed.position = placed.position ?? position(file: diagnostic.file, path: diagnostic.path)
+                diagnostics.append(placed)
+            }
+        }
+        guard diagnostics.isEmpty, let router else { throw ConfigError(sortedDiagnostics()) }
+        return LoadedConfig(router: router, watchedFiles: watched)
     }
 }

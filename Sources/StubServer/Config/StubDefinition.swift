@@ -1,5 +1,104 @@
-// CONTRACT (placeholder until the config work lands): one session (`{request, response}`,
-// catch-all `{response}`, `{request, redirectTo}`), parsed from JSON or built in Swift.
+import Foundation
+
+/// One session: a request pattern and what to answer. The same model comes out of moco JSON
+/// files (`ConfigLoader`) and is built in Swift for `StubServer(stubs:)`.
+///
+/// ```swift
+/// let stubs: [StubDefinition] = [
+///     StubDefinition(
+///         request: .post("/oauth/token", forms: ["username": "qa@example.com", "password": "secret"]),
+///         response: .json(["access_token": "abc123", "token_type": "bearer"]),
+///         description: "login"
+///     ),
+///     StubDefinition(request: .get(.path("/api/v1/stories/{id}")),
+///                    response: .file(.template("stories/${req.path.id}.json"))),
+///     .redirect(RequestPattern.get("/"), to: "/api/v1/stories"),
+///     .catchAll(.json(["error": "not_found"], status: 404)),
+/// ]
+/// ```
 public struct StubDefinition: Sendable {
-    public init() {}
+    /// nil: a catch-all, used only when no other session matches.
+    public var request: RequestPattern?
+    public var response: ResponseDefinition?
+    /// A `302 Found` to this location (moco's session-level `redirectTo`).
+    public var redirectTo: TextValue?
+    /// moco's `description`: shown in near-miss reports.
+    public var description: String?
+    /// Settings inherited from the settings entry that included this session.
+    public var scope: StubScope
+    /// Where the session was written; `Router` numbers Swift-built stubs `stubs#i`.
+    public var reference: StubReference?
+
+    public init(
+        request: RequestPattern?,
+        response: ResponseDefinition,
+        description: String? = nil,
+        scope: StubScope = StubScope()
+    ) {
+        self.request = request
+        self.response = response
+        self.redirectTo = nil
+        self.description = description
+        self.scope = scope
+        self.reference = nil
+    }
+
+    /// Any session shape, as the loader builds it.
+    public init(
+        request: RequestPattern?, response: ResponseDefinition?, redirectTo: TextValue?, description: String?,
+        scope: StubScope, reference: StubReference?
+    ) {
+        self.request = request
+        self.response = response
+        self.redirectTo = redirectTo
+        self.description = description
+        self.scope = scope
+        self.reference = reference
+    }
+
+    /// `{"response": …}` without a request: answers only when nothing else matches.
+    public static func catchAll(_ response: ResponseDefinition, description: String? = nil) -> StubDefinition {
+        StubDefinition(request: nil, response: response, description: description)
+    }
+
+    /// `{"request": …, "redirectTo": …}`: `302 Found` with `Location`.
+    public static func redirect(_ request: RequestPattern, to location: TextValue, description: String? = nil) -> StubDefinition {
+        StubDefinition(
+            request: request, response: nil, redirectTo: location, description: description, scope: StubScope(),
+            reference: nil)
+    }
+
+    public var isCatchAll: Bool { request == nil }
+}
+
+/// What a settings entry (`{"include": …, "context": …, "file_root": …, "request": …,
+/// "response": …}`) passes down to the sessions it includes. Nested includes compose.
+public struct StubScope: Sendable {
+    /// URI prefix (`/billing`), joined to every `uri` with exactly one `/`; "" for none.
+    public var context: String
+    /// Absolute directory that response and request `file` names resolve against. Files are
+    /// never served from outside it (symlinks are resolved before the check).
+    public var fileRoot: String
+    /// moco resolves relative names against the working directory: when a literal file name is
+    /// not found under `fileRoot`, it is looked up here (again confined to this directory).
+    /// nil when `file_root` was set explicitly.
+    public var fallbackRoot: String?
+    /// Settings `request` matchers, ANDed into every session (catch-alls included).
+    public var requests: [RequestPattern]
+    /// Settings `response`s, applied before the session's own response (outermost first).
+    public var responses: [ResponseDefinition]
+
+    public init(
+        context: String = "",
+        fileRoot: String = FileManager.default.currentDirectoryPath,
+        fallbackRoot: String? = nil,
+        requests: [RequestPattern] = [],
+        responses: [ResponseDefinition] = []
+    ) {
+        self.context = context
+        self.fileRoot = fileRoot
+        self.fallbackRoot = fallbackRoot
+        self.requests = requests
+        self.responses = responses
+    }
 }

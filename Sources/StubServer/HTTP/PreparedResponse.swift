@@ -1,10 +1,64 @@
 /// A response whose header block is serialised once (at stub compile time), so serving a
 /// static stub costs a copy rather than a format. The engine still adds `Connection` and
 /// picks the status line's version per request.
+///
+/// ```swift
+/// let ok = PreparedResponse(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("hi".utf8)))
+/// HTTPReply(.prepared(ok))
+/// ```
 public struct PreparedResponse: Sendable {
     public let response: HTTPResponse
 
+    /// ` 200 OK\r\n` plus every header line and `Content-Length`, without the version in front
+    /// and without the final empty line.
+    let statusAndHeaders: [UInt8]
+    /// The response names `Connection: close` itself, so the engine closes after sending it.
+    let closesConnection: Bool
+
     public init(_ response: HTTPResponse) {
         self.response = response
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64 + response.headers.count * 32)
+        closesConnection = HTTPResponseSerializer.appendStatusAndHeaders(of: response) { bytes.append(contentsOf: $0) }
+        statusAndHeaders = bytes
+    }
+}
+
+/// Writes response heads: always a reason phrase and CRLF line ends (corelibs URLSession rejects
+/// anything else), framing owned by the engine.
+enum HTTPResponseSerializer {
+    /// Appends ` STATUS REASON\r\n`, the user's header lines (minus framing fields the engine
+    /// owns) and `Content-Length` when the status allows a body. Returns whether the response
+    /// itself asks to close the connection.
+    static func appendStatusAndHeaders(of response: HTTPResponse, _ append: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        func text(_ string: String) {
+            var string = string
+            string.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+        }
+        func safe(_ string: String) -> String {
+            // A CR or LF inside a configured value would split the head (response splitting).
+            string.utf8.contains { $0 == 13 || $0 == 10 } ? String(string.map { $0 == "\r" || $0 == "\n" ? " " : $0 }) : string
+        }
+        let status = (100...999).contains(response.status) ? response.status : 500
+        var reason = response.reason.map(safe) ?? HTTPStatus.reasonPhrase(for: status)
+        if reason.isEmpty { reason = HTTPStatus.reasonPhrase(for: status) }
+        text(" \(status) \(reason)\r\n")
+        var closes = false
+        for field in response.headers {
+            switch field.name.utf8.count {
+            case 14 where HTTPHeaders.sameName(field.name, "Content-Length"): continue
+            case 17 where HTTPHeaders.sameName(field.name, "Transfer-Encoding"): continue
+            case 10 where HTTPHeaders.sameName(field.name, "Connection"):
+                if field.value.lowercased().contains("close") { closes = true }
+                continue
+            default: break
+            }
+            guard !field.name.isEmpty, field.name.utf8.allSatisfy(HTTPRequestParser.isTokenByte) else { continue }
+            text("\(field.name): \(safe(field.value))\r\n")
+        }
+        if !HTTPStatus.forbidsBody(status) {
+            text("Content-Length: \(response.body.count)\r\n")
+        }
+        return closes
     }
 }

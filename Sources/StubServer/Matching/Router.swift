@@ -1,6 +1,3 @@
-// CONTRACT (placeholder until the routing work lands): the compiled, immutable routing table.
-// The engine side calls `route(_:)`; the config side builds it. Hot reload swaps whole Routers.
-
 /// Where a stub came from, printed as `file#index` in log lines and near-miss reports.
 public struct StubReference: Sendable, Hashable, CustomStringConvertible {
     /// The config file's name as the user wrote it (e.g. `Stubs/login_conf.json`), or `stubs` for
@@ -30,14 +27,83 @@ public struct RouteResult: Sendable {
     }
 }
 
-/// The compiled routing table: first match in config order wins, catch-alls last.
+/// The compiled, immutable routing table: the first stub in config order whose conditions all
+/// hold answers; catch-alls (sessions without a request) answer only when no other stub does,
+/// the first applicable one winning. Unmatched requests get a 400 whose plain-text body names
+/// the closest stub and each condition it failed.
+///
+/// ```swift
+/// let router = try Router(stubs: [
+///     StubDefinition(request: .get("/ping"), response: .text("pong")),
+/// ])
+/// router.route(HTTPRequest(method: "GET", target: "/ping")).reply.status   // 200
+/// ```
+///
+/// Routing is safe from any number of threads; `seq`/`cycle` state lives in the router, so a
+/// hot reload (a new router) starts sequences over.
 public final class Router: Sendable {
-    public init(stubs: [StubDefinition]) throws {}
+    private let stubs: [CompiledStub]
+    private let catchAlls: [CompiledStub]
+    private let index: RouteIndex
+
+    /// Compiles the stubs. Swift-built stubs without a `reference` are named `stubs#i`.
+    /// Throws a `ConfigError` listing every bad regex, template, cookie or file.
+    public init(stubs definitions: [StubDefinition]) throws {
+        var compiled: [CompiledStub] = []
+        var diagnostics: [ConfigDiagnostic] = []
+        for (position, definition) in definitions.enumerated() {
+            let reference = definition.reference ?? StubReference(file: "stubs", index: position)
+            var problems: [StubCompileProblem] = []
+            if let stub = StubCompiler.compile(definition, reference: reference, problems: &problems) {
+                compiled.append(stub)
+            }
+            for problem in problems {
+                diagnostics.append(ConfigDiagnostic(file: reference.file, path: "[\(reference.index)]" + problem.path, message: problem.message))
+            }
+        }
+        guard diagnostics.isEmpty else { throw ConfigError(diagnostics) }
+        stubs = compiled.filter { !$0.isCatchAll }
+        catchAlls = compiled.filter(\.isCatchAll)
+        index = RouteIndex(stubs)
+    }
+
+    /// Number of sessions, catch-alls included.
+    public var stubCount: Int { stubs.count + catchAlls.count }
+
+    /// Every session in the order it is tried (catch-alls last).
+    public var references: [StubReference] { (stubs + catchAlls).map(\.reference) }
 
     public func route(_ request: HTTPRequest) -> RouteResult {
-        RouteResult(
-            reply: HTTPReply(.response(HTTPResponse(status: 400, body: Array("no stubs loaded\n".utf8)))),
-            stub: nil
-        )
+        let view = RequestView(request)
+        if let stub = firstMatch(view) {
+            return RouteResult(reply: stub.reply(view), stub: stub.reference)
+        }
+        let body = NearMissReport.body(for: view, stubs: stubs)
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: ContentTypes.text)
+        return RouteResult(reply: HTTPReply(.response(HTTPResponse(status: 400, headers: headers, body: Array(body.utf8)))), stub: nil)
+    }
+
+    /// The stub that would answer `request`, without building a response (no `seq` advance).
+    public func stub(matching request: HTTPRequest) -> StubReference? {
+        firstMatch(RequestView(request))?.reference
+    }
+
+    private func firstMatch(_ view: RequestView) -> CompiledStub? {
+        for position in index.candidates(path: view.path, method: view.method) {
+            let stub = stubs[position]
+            if stub.matches(view) { return stub }
+        }
+        for stub in catchAlls where stub.matches(view) { return stub }
+        return nil
+    }
+
+    /// The same answer as `stub(matching:)` by trying every stub in order: the specification
+    /// the route index must agree with (tests compare the two).
+    func stubByLinearScan(matching request: HTTPRequest) -> StubReference? {
+        let view = RequestView(request)
+        for stub in stubs where stub.matches(view) { return stub.reference }
+        for stub in catchAlls where stub.matches(view) { return stub.reference }
+        return nil
     }
 }

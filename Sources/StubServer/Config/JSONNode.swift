@@ -1,0 +1,106 @@
+/// A parsed JSON value that remembers where it was written, so configuration errors can name
+/// line and column as well as the JSON path. Convert to `JSONValue` with `value`.
+struct JSONNode: Sendable {
+    enum Kind: Sendable {
+        case null
+        case bool(Bool)
+        case number(JSONNumber)
+        case string(String)
+        case array([JSONNode])
+        case object([Member])
+    }
+
+    struct Member: Sendable {
+        var key: String
+        var keyOffset: Int
+        var value: JSONNode
+    }
+
+    var kind: Kind
+    /// UTF-8 byte offset of the value's first character in its document.
+    var offset: Int
+
+    var value: JSONValue {
+        switch kind {
+        case .null: .null
+        case .bool(let flag): .bool(flag)
+        case .number(let number): .number(number)
+        case .string(let text): .string(text)
+        case .array(let elements): .array(elements.map(\.value))
+        case .object(let members):
+            .object(JSONObject(members.map { JSONObject.Member(key: $0.key, value: $0.value.value) }))
+        }
+    }
+
+    var kindDescription: String {
+        switch kind {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    var stringValue: String? {
+        if case .string(let text) = kind { return text }
+        return nil
+    }
+
+    var members: [Member]? {
+        if case .object(let members) = kind { return members }
+        return nil
+    }
+
+    var elements: [JSONNode]? {
+        if case .array(let elements) = kind { return elements }
+        return nil
+    }
+
+    /// A short rendering of the value for "got …" in messages.
+    var shortDescription: String {
+        switch kind {
+        case .string(let text):
+            let clipped = text.count > 40 ? String(text.prefix(40)) + "…" : text
+            var out = ""
+            JSONWriter.writeString(clipped, into: &out)
+            return out
+        case .array: return "an array"
+        case .object: return "an object"
+        default: return value.compactText
+        }
+    }
+}
+
+/// Line (1-based) and column (1-based, in Unicode scalars) of a place in a JSON document.
+public struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "line \(line), column \(column)" }
+
+    /// Converts a UTF-8 byte offset into line and column. Only called when reporting an error.
+    static func locate(offset: Int, in bytes: [UInt8]) -> SourcePosition {
+        var line = 1
+        var column = 1
+        var index = 0
+        let end = min(offset, bytes.count)
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1  // count scalars, not continuation bytes
+            }
+            index += 1
+        }
+        return SourcePosition(line: line, column: column)
+    }
+}

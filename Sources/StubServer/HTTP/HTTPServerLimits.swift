@@ -1,0 +1,38 @@
+/// Every bound the engine enforces. The defaults suit a developer's stub server; tests shorten
+/// the timeouts to exercise them.
+///
+/// ```swift
+/// var limits = HTTPServerLimits()
+/// limits.headerReadTimeout = .milliseconds(200)
+/// ```
+public struct HTTPServerLimits: Sendable, Equatable {
+    /// Longest request line before the server answers 414.
+    public var maxRequestLineBytes = 8 * 1024
+    /// Largest header block (and trailer section) before the server answers 431.
+    public var maxHeaderBytes = 64 * 1024
+    /// Largest request body before the server answers 413.
+    public var maxBodyBytes = 10 * 1024 * 1024
+    /// Time allowed for a request's head (from its first byte, or from connecting) and for each
+    /// stall while its body arrives; past it the server answers 408 and closes.
+    public var headerReadTimeout: Duration = .seconds(10)
+    /// How long a keep-alive connection may sit between requests (or a blocked write may make
+    /// no progress) before it is closed.
+    public var idleTimeout: Duration = .seconds(60)
+    /// Open connections at once; beyond this, new connections are closed as soon as accepted.
+    public var maxConnections = 4096
+    /// How long `stop()` lets in-flight requests finish before closing them.
+    public var stopTimeout: Duration = .seconds(2)
+    /// Unsent response bytes at which the server stops reading more requests on a connection.
+    public var outputHighWaterMark = 1024 * 1024
+
+    public init() {}
+}
+
+extension Duration {
+    /// Whole nanoseconds, clamped at zero.
+    var nanoseconds: UInt64 {
+        let parts = components
+        guard parts.seconds >= 0, parts.attoseconds >= 0 else { return 0 }
+        return UInt64(parts.seconds) &* 1_000_000_000 &+ UInt64(parts.attoseconds / 1_000_000_000)
+    }
+}

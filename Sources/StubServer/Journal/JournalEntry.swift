@@ -1,0 +1,42 @@
+import Foundation
+
+/// One exchange the server saw: the request, the stub that answered (or none), the status.
+public struct JournalEntry: Sendable, CustomStringConvertible {
+    /// Position in the server's history, starting at 1; keeps counting when old entries fall
+    /// out of the bounded journal.
+    public let sequence: Int
+    /// The request as received; its body is cut at the journal's excerpt limit.
+    public let request: HTTPRequest
+    /// True when `request.body` is only the first part of the body that was sent.
+    public let bodyTruncated: Bool
+    /// Size of the whole body as sent.
+    public let bodySize: Int
+    /// The stub that answered, or nil when nothing matched (the near-miss 400) or the engine
+    /// refused the request before routing.
+    public let stub: StubReference?
+    /// The status sent; 0 when the connection was closed without an answer.
+    public let status: Int
+    /// When the request was complete (wall clock).
+    public let receivedAt: Date
+    /// From the complete request to the reply being handed to the socket, latency included.
+    public let duration: Duration
+    /// Why the engine refused the request (malformed, too large, too slow), or nil.
+    public let rejection: String?
+
+    public var method: String { request.method }
+
+    /// The percent-decoded path, without the query (`/api/v1/stories`).
+    public var path: String { RequestFilter.decodedPath(of: request) }
+
+    /// True when a stub answered.
+    public var isMatched: Bool { stub != nil }
+
+    /// `GET /api/v1/stories 200 Stubs/stories_conf.json#0 1.2ms`: the CLI's log line.
+    public var description: String {
+        let answeredBy = stub?.description ?? (rejection.map { "refused: \($0)" } ?? "no match")
+        let millis = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        let target = request.target.isEmpty ? "-" : request.target
+        let method = request.method.isEmpty ? "-" : request.method
+        return "\(method) \(target) \(status) \(answeredBy) \(String(format: "%.1f", millis))ms"
+    }
+}

@@ -1,0 +1,305 @@
+/// A stub ready to serve: its conditions (cheapest first), what the route index may key it
+/// by, and its response plan.
+final class CompiledStub: Sendable {
+    let reference: StubReference
+    let summary: String?
+    let conditions: [RequestCondition]
+    let isCatchAll: Bool
+    /// Set when the stub's own `uri` is an exact path: the route index buckets it there.
+    let literalPath: String?
+    /// Set when the stub's own `method` is exact (upper-cased).
+    let literalMethod: String?
+    /// The `uri` `path` pattern whose captures templates read as `req.path.name`.
+    let pathPattern: AntPathPattern?
+    let plan: ResponsePlan
+
+    init(
+        reference: StubReference, summary: String?, conditions: [RequestCondition], isCatchAll: Bool,
+        literalPath: String?, literalMethod: String?, pathPattern: AntPathPattern?, plan: ResponsePlan
+    ) {
+        self.reference = reference
+        self.summary = summary
+        // Stable sort: equal costs keep the order they were written in.
+        self.conditions = conditions.enumerated().sorted { ($0.element.cost, $0.offset) < ($1.element.cost, $1.offset) }.map(\.element)
+        self.isCatchAll = isCatchAll
+        self.literalPath = literalPath
+        self.literalMethod = literalMethod
+        self.pathPattern = pathPattern
+        self.plan = plan
+    }
+
+    @inline(__always)
+    func matches(_ view: RequestView) -> Bool {
+        for condition in conditions where !condition.matches(view) { return false }
+        return true
+    }
+
+    func reply(_ view: RequestView) -> HTTPReply {
+        plan.reply(TemplateContext(view: view, pathVariables: pathPattern.flatMap { $0.match(view.path) }))
+    }
+}
+
+/// Compiles `StubDefinition`s: request patterns into conditions (applying the settings
+/// `context` and `request`), responses into plans.
+enum StubCompiler {
+    static func compile(_ definition: StubDefinition, reference: StubReference, problems: inout [StubCompileProblem]) -> CompiledStub? {
+        let before = problems.count
+        var conditions: [RequestCondition] = []
+        let scope = definition.scope
+        let context = normalizedContext(scope.context)
+        var literalPath: String?
+        var literalMethod: String?
+        var pathPattern: AntPathPattern?
+
+        for (offset, pattern) in scope.requests.enumerated() {
+            conditions += compileRequest(
+                pattern, context: "", path: "(settings request \(offset + 1))", labelPrefix: "settings ", scope: scope,
+                problems: &problems, literalPath: nil, literalMethod: nil, pathPattern: nil)
+        }
+        if let request = definition.request {
+            var path: String?
+            var method: String?
+            var capture: AntPathPattern?
+            conditions += compileRequest(
+                request, context: context, path: ".request", labelPrefix: "", scope: scope, problems: &problems,
+                literalPath: &path, literalMethod: &method, pathPattern: &capture)
+            literalPath = path
+            literalMethod = method
+            pathPattern = capture
+            if request.uri == nil, !context.isEmpty {
+                conditions.append(RequestCondition(test: .uriWithin(context), label: "uri", expectation: "under the context \(quoted(context))"))
+            }
+        } else if !context.isEmpty {
+            conditions.append(RequestCondition(test: .uriWithin(context), label: "uri", expectation: "under the context \(quoted(context))"))
+        }
+
+        var steps: [ResponseStep] = []
+        for (offset, response) in scope.responses.enumerated() {
+            steps += ResponseCompiler.steps(for: response, path: "(settings response \(offset + 1))", scope: scope, problems: &problems)
+        }
+        if let response = definition.response {
+            steps += ResponseCompiler.steps(for: response, path: ".response", scope: scope, problems: &problems)
+        }
+        if let location = definition.redirectTo {
+            if definition.request == nil {
+                problems.append(StubCompileProblem(path: ".redirectTo", message: "redirectTo needs a request to match"))
+            }
+            steps.append(.status(302))
+            if let plan = ResponseCompiler.textPlan(location, path: ".redirectTo", problems: &problems) {
+                if case .literal(let text) = plan, text.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) {
+                    problems.append(StubCompileProblem(path: ".redirectTo", message: "a location cannot contain a line break"))
+                }
+                steps.append(.header("Location", plan))
+            }
+        }
+        if definition.response == nil && definition.redirectTo == nil {
+            problems.append(StubCompileProblem(path: "", message: "a session needs a response (or a request with redirectTo)"))
+        }
+        guard problems.count == before else { return nil }
+        return CompiledStub(
+            reference: reference, summary: definition.description, conditions: conditions,
+            isCatchAll: definition.request == nil, literalPath: literalPath, literalMethod: literalMethod,
+            pathPattern: pathPattern, plan: ResponsePlan(steps: steps, owner: reference.description))
+    }
+
+    /// `/billing/` → `/billing`; `billing` → `/billing`; `/` and "" → "".
+    static func normalizedContext(_ context: String) -> String {
+        var text = context
+        while text.hasSuffix("/") { text.removeLast() }
+        if text.isEmpty { return "" }
+        return text.hasPrefix("/") ? text : "/" + text
+    }
+
+    /// `context` + `uri`, joined with exactly one `/`.
+    static func join(_ context: String, _ uri: String) -> String {
+        guard !context.isEmpty else { return uri }
+        if uri.isEmpty { return context }
+        return uri.hasPrefix("/") ? context + uri : context + "/" + uri
+    }
+
+    private static func compileRequest(
+        _ pattern: RequestPattern, context: String, path: String, labelPrefix: String, scope: StubScope,
+        problems: inout [StubCompileProblem], literalPath: inout String?, literalMethod: inout String?,
+        pathPattern: inout AntPathPattern?
+    ) -> [RequestCondition] {
+        var conditions: [RequestCondition] = []
+        func add(_ test: RequestCondition.Test, _ label: String, _ expectation: String) {
+            conditions.append(RequestCondition(test: test, label: labelPrefix + label, expectation: expectation))
+        }
+        func predicate(_ matcher: TextMatcher, at subpath: String, caseInsensitive: Bool = false) -> TextPredicate? {
+            if case .path = matcher, subpath != ".uri" {
+                problems.append(StubCompileProblem(path: path + subpath, message: "the path operator applies to uri only"))
+                return nil
+            }
+            do throws(TextPredicate.CompileError) {
+                return try TextPredicate.compile(matcher, caseInsensitive: caseInsensitive)
+            } catch {
+                problems.append(StubCompileProblem(path: path + subpath, message: error.message))
+                return nil
+            }
+        }
+
+        if let uri = pattern.uri {
+            let scoped: TextMatcher
+            var needsWithin = false
+            switch uri {
+            case .equal(let text): scoped = .equal(join(context, text))
+            case .startsWith(let text): scoped = .startsWith(join(context, text))
+            case .path(let text): scoped = .path(join(context, text))
+            case .match(let regex):
+                if context.isEmpty {
+                    scoped = uri
+                } else {
+                    var body = regex
+                    if body.hasPrefix("^") { body.removeFirst() }
+                    let escaped = NSRegularExpressionEscaping.escape(context)
+                    scoped = .match(body.hasPrefix("/") || body.hasPrefix("\\/") ? escaped + body : escaped + "/" + body)
+                }
+            default:
+                scoped = uri
+                needsWithin = !context.isEmpty
+            }
+            if let compiled = predicate(scoped, at: ".uri") {
+                add(.uri(compiled), "uri", scoped.description)
+                if case .path(let pattern) = compiled {
+                    if pattern.literal == nil { pathPattern = pattern }
+                }
+                literalPath = compiled.literal
+            }
+            if needsWithin {
+                add(.uriWithin(context), "uri", "under the context \(quoted(context))")
+            }
+        }
+        if let method = pattern.method, let compiled = predicate(method, at: ".method", caseInsensitive: true) {
+            add(.method(compiled), "method", method.description)
+            literalMethod = compiled.literal
+        }
+        if let version = pattern.version, let compiled = predicate(version, at: ".version") {
+            add(.version(compiled), "version", version.description)
+        }
+        for entry in pattern.headers {
+            let subpath = ".headers" + JSONPathText.key(entry.key)
+            if let compiled = predicate(entry.matcher, at: subpath) {
+                add(.header(entry.key, compiled), "headers" + JSONPathText.key(entry.key), entry.matcher.description)
+            }
+        }
+        for entry in pattern.queries {
+            let subpath = ".queries" + JSONPathText.key(entry.key)
+            if let compiled = predicate(entry.matcher, at: subpath) {
+                add(.query(entry.key, compiled), "queries" + JSONPathText.key(entry.key), entry.matcher.description)
+            }
+        }
+        for entry in pattern.cookies {
+            let subpath = ".cookies" + JSONPathText.key(entry.key)
+            if let compiled = predicate(entry.matcher, at: subpath) {
+                add(.cookie(entry.key, compiled), "cookies" + JSONPathText.key(entry.key), entry.matcher.description)
+            }
+        }
+        for entry in pattern.forms {
+            let subpath = ".forms" + JSONPathText.key(entry.key)
+            if let compiled = predicate(entry.matcher, at: subpath) {
+                add(.form(entry.key, compiled), "forms" + JSONPathText.key(entry.key), entry.matcher.description)
+            }
+        }
+        if let text = pattern.text {
+            switch text {
+            case .json(let value):
+                add(.bodyJSON(value), "text", text.description)
+            case .xml(let source):
+                if let document = XMLElementNode.parse(Array(source.utf8)) {
+                    add(.bodyXML(document), "text", text.description)
+                } else {
+                    problems.append(StubCompileProblem(path: path + ".text.xml", message: "expected well-formed XML"))
+                }
+            default:
+                if let compiled = predicate(text, at: ".text") { add(.text(compiled), "text", text.description) }
+            }
+        }
+        if let file = pattern.file {
+            let subpath = path + ".file"
+            switch ConfinedFiles.read(file.path, root: scope.fileRoot, fallback: scope.fallbackRoot) {
+            case .failure(let failure):
+                problems.append(StubCompileProblem(path: subpath, message: failure.message))
+            case .success(let bytes):
+                switch file.comparison {
+                case .exact:
+                    add(.bodyBytes(bytes), "file", "the content of \(quoted(file.path))")
+                case .json:
+                    do throws(JSONSyntaxError) {
+                        add(.bodyJSON(try JSONParser.parse(bytes).value), "file", "JSON equal to the content of \(quoted(file.path))")
+                    } catch {
+                        problems.append(StubCompileProblem(path: subpath, message: "\(quoted(file.path)): \(error.description)"))
+                    }
+                case .xml:
+                    if let document = XMLElementNode.parse(bytes) {
+                        add(.bodyXML(document), "file", "XML equal to the content of \(quoted(file.path))")
+                    } else {
+                        problems.append(StubCompileProblem(path: subpath, message: "\(quoted(file.path)) is not well-formed XML"))
+                    }
+                }
+            }
+        }
+        if let json = pattern.json {
+            add(.bodyJSON(json), "json", "JSON equal to \(clip(json.compactText))")
+        }
+        for entry in pattern.jsonPaths {
+            let subpath = ".json_paths" + JSONPathText.key(entry.key)
+            do throws(JSONPath.SyntaxError) {
+                let compiledPath = try JSONPath(entry.key)
+                if let compiled = predicate(entry.matcher, at: subpath) {
+                    add(.jsonPath(compiledPath, compiled), "json_paths" + JSONPathText.key(entry.key), entry.matcher.description)
+                }
+            } catch {
+                problems.append(StubCompileProblem(path: path + subpath, message: error.description))
+            }
+        }
+        if let structure = pattern.structure {
+            switch structure {
+            case .json(let shape):
+                add(.structureJSON(shape), "struct", "JSON shaped like \(clip(shape.compactText))")
+            case .xml(let source):
+                if let document = XMLElementNode.parse(Array(source.utf8)) {
+                    add(.structureXML(document), "struct", "XML shaped like \(clip(source))")
+                } else {
+                    problems.append(StubCompileProblem(path: path + ".struct.xml", message: "expected well-formed XML"))
+                }
+            }
+        }
+        for entry in pattern.xpaths {
+            let subpath = ".xpaths" + JSONPathText.key(entry.key)
+            do throws(XPathExpression.SyntaxError) {
+                let expression = try XPathExpression(entry.key)
+                if let compiled = predicate(entry.matcher, at: subpath) {
+                    add(.xpath(expression, compiled), "xpaths" + JSONPathText.key(entry.key), entry.matcher.description)
+                }
+            } catch {
+                problems.append(StubCompileProblem(path: path + subpath, message: error.description))
+            }
+        }
+        return conditions
+    }
+
+    private static func compileRequest(
+        _ pattern: RequestPattern, context: String, path: String, labelPrefix: String, scope: StubScope,
+        problems: inout [StubCompileProblem], literalPath: String?, literalMethod: String?, pathPattern: AntPathPattern?
+    ) -> [RequestCondition] {
+        var ignoredPath: String?
+        var ignoredMethod: String?
+        var ignoredPattern: AntPathPattern?
+        return compileRequest(
+            pattern, context: context, path: path, labelPrefix: labelPrefix, scope: scope, problems: &problems,
+            literalPath: &ignoredPath, literalMethod: &ignoredMethod, pathPattern: &ignoredPattern)
+    }
+}
+
+/// Escapes text for use inside a regular expression.
+enum NSRegularExpressionEscaping {
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            if "\\^$.|?*+()[]{}".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+}

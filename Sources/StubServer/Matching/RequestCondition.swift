@@ -1,0 +1,133 @@
+/// One compiled condition of a stub's request pattern. A stub matches when all of its
+/// conditions hold; they are ordered cheapest first so most misses cost a string compare.
+final class RequestCondition: Sendable {
+    enum Test: Sendable {
+        case uri(TextPredicate)
+        /// Added by a settings `context`: the path is the context or below it.
+        case uriWithin(String)
+        case method(TextPredicate)
+        case version(TextPredicate)
+        case header(String, TextPredicate)
+        case query(String, TextPredicate)
+        case cookie(String, TextPredicate)
+        case form(String, TextPredicate)
+        /// The body text; absent when the body is empty (so `exist` means "has a body").
+        case text(TextPredicate)
+        case bodyBytes([UInt8])
+        case bodyJSON(JSONValue)
+        case bodyXML(XMLElementNode)
+        case jsonPath(JSONPath, TextPredicate)
+        case structureJSON(JSONValue)
+        case structureXML(XMLElementNode)
+        case xpath(XPathExpression, TextPredicate)
+    }
+
+    let test: Test
+    /// Where the condition came from, for near-miss reports: `uri`, `headers.X-Token`, …
+    let label: String
+    /// What was expected, in words: `equal to "/a"`, `matching "\d+"`.
+    let expectation: String
+
+    init(test: Test, label: String, expectation: String) {
+        self.test = test
+        self.label = label
+        self.expectation = expectation
+    }
+
+    /// Relative cost, to order evaluation (path and method first, bodies last).
+    var cost: Int {
+        switch test {
+        case .method: 0
+        case .uri(.equal), .uriWithin: 1
+        case .version: 2
+        case .uri: 3
+        case .header: 4
+        case .query: 5
+        case .cookie: 6
+        case .form: 8
+        case .text, .bodyBytes: 9
+        case .bodyJSON, .jsonPath, .structureJSON: 10
+        case .bodyXML, .structureXML, .xpath: 11
+        }
+    }
+
+    func matches(_ view: RequestView) -> Bool {
+        switch test {
+        case .uri(let predicate): return predicate.matches(view.path)
+        case .uriWithin(let context): return Self.isWithin(view.path, context: context)
+        case .method(let predicate): return predicate.matches(view.method)
+        case .version(let predicate): return predicate.matches(view.request.version.description)
+        case .header(let name, let predicate): return predicate.matchesAny(view.request.headers.values(for: name))
+        case .query(let name, let predicate): return predicate.matchesAny(view.queries[name])
+        case .cookie(let name, let predicate): return predicate.matchesAny(view.cookies[name])
+        case .form(let name, let predicate): return predicate.matchesAny(view.forms[name])
+        case .text(let predicate): return predicate.matches(view.request.body.isEmpty ? nil : view.bodyText)
+        case .bodyBytes(let expected): return view.request.body == expected
+        case .bodyJSON(let expected): return view.jsonValue == expected
+        case .bodyXML(let expected):
+            guard let actual = XMLSupport.document(for: view) else { return false }
+            return actual.isEquivalent(to: expected)
+        case .jsonPath(let path, let predicate):
+            guard let json = view.jsonValue else { return false }
+            let results = path.evaluate(json)
+            if case .exist(let flag) = predicate { return results.isEmpty != flag }
+            return results.contains { predicate.matches($0.scalarText) }
+        case .structureJSON(let expected):
+            guard let json = view.jsonValue else { return false }
+            return JSONStructure.matches(json, shape: expected)
+        case .structureXML(let expected):
+            guard let actual = XMLSupport.document(for: view) else { return false }
+            return actual.hasSameStructure(as: expected)
+        case .xpath(let expression, let predicate):
+            guard let document = XMLSupport.document(for: view) else { return false }
+            let values = expression.evaluate(document)
+            if case .exist(let flag) = predicate { return values.isEmpty != flag }
+            return values.contains { predicate.matches($0) }
+        }
+    }
+
+    static func isWithin(_ path: String, context: String) -> Bool {
+        path == context || path.hasPrefix(context.hasSuffix("/") ? context : context + "/")
+    }
+
+    /// What the request had, in words, for the near-miss report.
+    func actual(_ view: RequestView) -> String {
+        func list(_ values: [String]?) -> String {
+            guard let values, !values.isEmpty else { return "nothing" }
+            return values.map { quoted($0) }.joined(separator: ", ")
+        }
+        switch test {
+        case .uri, .uriWithin: return quoted(view.path)
+        case .method: return quoted(view.request.method)
+        case .version: return quoted(view.request.version.description)
+        case .header(let name, _): return list(view.request.headers.values(for: name))
+        case .query(let name, _): return list(view.queries[name])
+        case .cookie(let name, _): return list(view.cookies[name])
+        case .form(let name, _): return list(view.forms[name])
+        case .text, .bodyBytes:
+            return view.request.body.isEmpty ? "an empty body" : quoted(view.bodyText)
+        case .bodyJSON, .structureJSON:
+            switch view.json {
+            case .success(let value): return clip(value.compactText)
+            case .failure(let error):
+                return view.request.body.isEmpty ? "an empty body" : "a body that is not JSON (\(error.message) at \(error.position))"
+            }
+        case .jsonPath(let path, _):
+            guard let json = view.jsonValue else {
+                return view.request.body.isEmpty ? "an empty body" : "a body that is not JSON"
+            }
+            let results = path.evaluate(json)
+            return results.isEmpty ? "nothing at that path" : results.map { quoted($0.scalarText) }.joined(separator: ", ")
+        case .bodyXML, .structureXML:
+            guard XMLSupport.document(for: view) != nil else {
+                return view.request.body.isEmpty ? "an empty body" : "a body that is not XML"
+            }
+            return quoted(view.bodyText)
+        case .xpath(let expression, _):
+            guard let document = XMLSupport.document(for: view) else {
+                return view.request.body.isEmpty ? "an empty body" : "a body that is not XML"
+            }
+            return list(expression.evaluate(document))
+        }
+    }
+}

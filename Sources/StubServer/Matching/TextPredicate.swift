@@ -1,0 +1,106 @@
+import Foundation
+
+/// A compiled `TextMatcher` over string values (the uri, a header, the body text…).
+/// `nil` means "absent"; multi-valued sources match if any value matches.
+enum TextPredicate: Sendable {
+    case equal(String)
+    case regex(CompiledRegex)
+    case startsWith(String)
+    case endsWith(String)
+    case contain(String)
+    case exist(Bool)
+    case path(AntPathPattern)
+
+    struct CompileError: Error, Sendable {
+        var message: String
+    }
+
+    /// Compiles a string operator. `json`/`xml` are body comparisons handled elsewhere.
+    static func compile(_ matcher: TextMatcher, caseInsensitive: Bool = false) throws(CompileError) -> TextPredicate {
+        func fold(_ text: String) -> String { caseInsensitive ? RequestView.asciiUppercased(text) : text }
+        switch matcher {
+        case .equal(let text): return .equal(fold(text))
+        case .match(let pattern):
+            do {
+                return .regex(try CompiledRegex(pattern, caseInsensitive: caseInsensitive))
+            } catch {
+                throw CompileError(message: error.message)
+            }
+        case .startsWith(let text): return .startsWith(fold(text))
+        case .endsWith(let text): return .endsWith(fold(text))
+        case .contain(let text): return .contain(fold(text))
+        case .exist(let flag): return .exist(flag)
+        case .path(let pattern):
+            do {
+                return .path(try AntPathPattern(pattern))
+            } catch {
+                throw CompileError(message: error.message)
+            }
+        case .json, .xml:
+            throw CompileError(message: "the \(matcher.operatorName) operator applies to the body only (text or file)")
+        }
+    }
+
+    @inline(__always)
+    func matches(_ value: String?) -> Bool {
+        guard let value else {
+            if case .exist(let flag) = self { return !flag }
+            return false
+        }
+        switch self {
+        case .equal(let expected): return value == expected
+        case .regex(let regex): return regex.matchesWhole(value)
+        case .startsWith(let prefix): return value.hasPrefix(prefix)
+        case .endsWith(let suffix): return value.hasSuffix(suffix)
+        case .contain(let part): return part.isEmpty || value.contains(part)
+        case .exist(let flag): return flag
+        case .path(let pattern): return pattern.matches(value)
+        }
+    }
+
+    /// Any of `values` matches; `exist` asks whether there is at least one value.
+    func matchesAny(_ values: [String]?) -> Bool {
+        guard let values, !values.isEmpty else { return matches(nil) }
+        if case .exist(let flag) = self { return flag }
+        for value in values where matches(value) { return true }
+        return false
+    }
+
+    /// A literal equality (used by the route index).
+    var literal: String? {
+        switch self {
+        case .equal(let text): text
+        case .path(let pattern): pattern.literal
+        default: nil
+        }
+    }
+}
+
+/// An ICU regular expression (close to Java's syntax) that must match the whole value, as
+/// moco's `match` does. `NSRegularExpression` is immutable and safe to share across threads.
+final class CompiledRegex: @unchecked Sendable {
+    let pattern: String
+    private let regex: NSRegularExpression
+
+    struct CompileError: Error { var message: String }
+
+    init(_ pattern: String, caseInsensitive: Bool = false) throws(CompileError) {
+        self.pattern = pattern
+        do {
+            regex = try NSRegularExpression(pattern: "\\A(?:\(pattern))\\z", options: caseInsensitive ? [.caseInsensitive] : [])
+        } catch {
+            throw CompileError(message: "invalid regular expression \(quoted(pattern))")
+        }
+        // Reject patterns that only compile thanks to our wrapping (e.g. an unbalanced ")(").
+        do {
+            _ = try NSRegularExpression(pattern: pattern, options: [])
+        } catch {
+            throw CompileError(message: "invalid regular expression \(quoted(pattern))")
+        }
+    }
+
+    func matchesWhole(_ value: String) -> Bool {
+        let range = NSRange(value.startIndex..<value.endIndex, in: value)
+        return regex.firstMatch(in: value, options: [], range: range) != nil
+    }
+}

@@ -1,0 +1,265 @@
+import Foundation
+
+/// How one stub answers, compiled once. A response with no template, file, sequence or
+/// expiring cookie is built and serialised at compile time (`.prepared`); the rest is built per
+/// request by applying steps in moco's order (settings responses first, then the session's).
+final class ResponsePlan: Sendable {
+    private let prepared: PreparedResponse?
+    private let preparedDelay: Duration
+    private let steps: [ResponseStep]
+    /// `file#index` of the stub, named in error bodies.
+    let owner: String
+
+    init(steps: [ResponseStep], owner: String) {
+        self.steps = steps
+        self.owner = owner
+        if steps.allSatisfy(\.isStatic) {
+            var draft = ResponseDraft()
+            var failure: ResponseFailure?
+            for step in steps {
+                do throws(ResponseFailure) {
+                    try step.apply(to: &draft, input: nil)
+                } catch {
+                    failure = error
+                }
+            }
+            if failure == nil {
+                prepared = PreparedResponse(draft.response)
+                preparedDelay = draft.delay
+                return
+            }
+        }
+        prepared = nil
+        preparedDelay = .zero
+    }
+
+    /// True when the reply is built at compile time.
+    var isPrepared: Bool { prepared != nil }
+
+    func reply(_ input: @autoclosure () -> TemplateContext) -> HTTPReply {
+        if let prepared { return HTTPReply(.prepared(prepared), delay: preparedDelay) }
+        let context = input()
+        var draft = ResponseDraft()
+        do throws(ResponseFailure) {
+            for step in steps { try step.apply(to: &draft, input: context) }
+        } catch {
+            return Self.failureReply("stubserver: \(owner) could not build its response: \(error.message)\n")
+        }
+        return HTTPReply(.response(draft.response), delay: draft.delay)
+    }
+
+    static func failureReply(_ message: String) -> HTTPReply {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: ContentTypes.text)
+        return HTTPReply(.response(HTTPResponse(status: 400, headers: headers, body: Array(message.utf8))))
+    }
+}
+
+/// Why a response could not be built for a request (a template error, a missing file…).
+struct ResponseFailure: Error, Sendable {
+    var message: String
+}
+
+/// The response being assembled.
+struct ResponseDraft {
+    var status = 200
+    var version: HTTPVersion?
+    var headers = HTTPHeaders()
+    var body: [UInt8] = []
+    /// The current `Content-Type` was added by a body, not written by the user.
+    var contentTypeIsDefault = false
+    var delay: Duration = .zero
+
+    mutating func setBody(_ bytes: [UInt8], contentType: String) {
+        body = bytes
+        if contentTypeIsDefault {
+            headers.remove(name: "Content-Type")
+            contentTypeIsDefault = false
+        }
+        if !headers.contains("Content-Type") {
+            headers.add(name: "Content-Type", value: contentType)
+            contentTypeIsDefault = true
+        }
+    }
+
+    var response: HTTPResponse {
+        HTTPResponse(status: status, version: version, headers: headers, body: body)
+    }
+}
+
+/// A string in a response: fixed, or a template rendered per request.
+enum TextPlan: Sendable {
+    case literal(String)
+    case template(Template)
+
+    init(_ value: TextValue) throws(TemplateSyntaxError) {
+        switch value {
+        case .literal(let text): self = .literal(text)
+        case .template(let source, let vars):
+            let template = try Template(source, variables: vars)
+            self = template.isConstant && vars.isEmpty ? .literal(source) : .template(template)
+        }
+    }
+
+    var isStatic: Bool { if case .literal = self { true } else { false } }
+
+    func render(_ input: TemplateContext?) throws(ResponseFailure) -> String {
+        switch self {
+        case .literal(let text): return text
+        case .template(let template):
+            guard let input else { throw ResponseFailure(message: "a template needs a request") }
+            do throws(TemplateRenderError) {
+                return try template.render(input)
+            } catch {
+                throw ResponseFailure(message: "template \(quoted(template.source)): \(error.message)")
+            }
+        }
+    }
+}
+
+/// Where a response body comes from.
+enum BodyPlan: Sendable {
+    case bytes([UInt8], contentType: String)
+    case template(Template, contentType: String)
+    case file(FilePlan)
+
+    var isStatic: Bool { if case .bytes = self { true } else { false } }
+
+    func produce(_ input: TemplateContext?) throws(ResponseFailure) -> (bytes: [UInt8], contentType: String) {
+        switch self {
+        case .bytes(let bytes, let contentType):
+            return (bytes, contentType)
+        case .template(let template, let contentType):
+            return (Array(try TextPlan.template(template).render(input).utf8), contentType)
+        case .file(let file):
+            return try file.produce(input)
+        }
+    }
+}
+
+/// A response `file`: read per request (so edits show up), confined to its root.
+struct FilePlan: Sendable {
+    var name: TextPlan
+    var charset: String?
+    var rendersContent: Bool
+    var vars: TemplateVariables
+    var root: String
+    /// Only literal names fall back to the working directory (moco's rule); names built from
+    /// the request never do.
+    var fallback: String?
+
+    func produce(_ input: TemplateContext?) throws(ResponseFailure) -> (bytes: [UInt8], contentType: String) {
+        let fileName = try name.render(input)
+        let result = ConfinedFiles.read(fileName, root: root, fallback: name.isStatic ? fallback : nil)
+        let bytes: [UInt8]
+        switch result {
+        case .success(let read): bytes = read
+        case .failure(let failure): throw ResponseFailure(message: failure.message)
+        }
+        let contentType = ContentTypes.forFile(named: fileName, charset: charset)
+        guard rendersContent else { return (bytes, contentType) }
+        let text = TextDecoding.decode(bytes, charset: charset)
+        let template: Template
+        do throws(TemplateSyntaxError) {
+            template = try Template(text, variables: vars)
+        } catch {
+            throw ResponseFailure(message: "the template in \(quoted(fileName)): \(error.description)")
+        }
+        return (Array(try TextPlan.template(template).render(input).utf8), contentType)
+    }
+}
+
+/// Per-stub `seq`/`cycle` position, shared by every event-loop thread.
+final class SequenceCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var served = 0
+    let count: Int
+    let cycles: Bool
+
+    init(count: Int, cycles: Bool) {
+        self.count = count
+        self.cycles = cycles
+    }
+
+    /// The index of the response for the next request.
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        let index = cycles ? served % count : min(served, count - 1)
+        if cycles || served < count { served &+= 1 }
+        return index
+    }
+}
+
+/// One compiled step of a response, applied in moco's key order.
+enum ResponseStep: Sendable {
+    case body(BodyPlan)
+    case status(Int)
+    case header(String, TextPlan)
+    case cookie(ResponseCookie, TextPlan)
+    case latency(Duration)
+    case version(TextPlan)
+    case attachment(filename: String, BodyPlan)
+    case sequence(SequenceCounter, [[ResponseStep]])
+
+    var isStatic: Bool {
+        switch self {
+        case .body(let body): body.isStatic
+        case .status, .latency: true
+        case .header(_, let value), .version(let value): value.isStatic
+        case .cookie(let cookie, let value): value.isStatic && cookie.maxAge == nil
+        case .attachment(_, let body): body.isStatic
+        case .sequence: false
+        }
+    }
+
+    func apply(to draft: inout ResponseDraft, input: TemplateContext?) throws(ResponseFailure) {
+        switch self {
+        case .body(let body):
+            let (bytes, contentType) = try body.produce(input)
+            draft.setBody(bytes, contentType: contentType)
+        case .status(let status):
+            draft.status = status
+        case .header(let name, let value):
+            let text = try value.render(input)
+            guard !text.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
+                throw ResponseFailure(message: "the header \(name) would contain a line break")
+            }
+            draft.headers.replaceOrAdd(name: name, value: text)
+            if HTTPHeaders.sameName(name, "Content-Type") { draft.contentTypeIsDefault = false }
+        case .cookie(let cookie, let value):
+            let text = try value.render(input)
+            if let problem = SetCookieEncoder.problem(value: text) { throw ResponseFailure(message: problem) }
+            draft.headers.add(name: "Set-Cookie", value: SetCookieEncoder.encode(name: cookie.name, value: text, cookie: cookie, now: input?.now ?? Date()))
+        case .latency(let duration):
+            draft.delay += duration
+        case .version(let value):
+            let text = try value.render(input)
+            guard let version = HTTPVersion(text), version == .http1_0 || version == .http1_1 else {
+                throw ResponseFailure(message: "the response version must be HTTP/1.0 or HTTP/1.1, got \(quoted(text))")
+            }
+            draft.version = version
+        case .attachment(let filename, let body):
+            draft.headers.replaceOrAdd(name: "Content-Disposition", value: "attachment; filename=\(filename)")
+            let (bytes, contentType) = try body.produce(input)
+            draft.setBody(bytes, contentType: contentType)
+        case .sequence(let counter, let alternatives):
+            for step in alternatives[counter.next()] { try step.apply(to: &draft, input: input) }
+        }
+    }
+}
+
+/// Decodes file content for templates with the file's declared charset.
+enum TextDecoding {
+    static func decode(_ bytes: [UInt8], charset: String?) -> String {
+        switch charset?.lowercased() {
+        case "iso-8859-1", "latin1", "latin-1", "iso8859-1":
+            return String(bytes.map { Character(Unicode.Scalar($0)) })
+        case "utf-16", "utf-16be", "utf-16le":
+            let encoding: String.Encoding = charset?.lowercased() == "utf-16le" ? .utf16LittleEndian : (charset?.lowercased() == "utf-16be" ? .utf16BigEndian : .utf16)
+            return String(data: Data(bytes), encoding: encoding) ?? String(decoding: bytes, as: UTF8.self)
+        default:
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+}

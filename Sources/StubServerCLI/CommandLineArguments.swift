@@ -1,0 +1,83 @@
+/// A usage mistake: exit 64 with a one-line reason and a pointer to `--help`.
+struct UsageError: Error {
+    var message: String
+    /// The subcommand whose help to point at (nil: top level).
+    var command: String?
+}
+
+/// A runtime failure: exit 1 with these lines (each already a complete sentence).
+struct RuntimeFailure: Error {
+    var lines: [String]
+    init(_ lines: String...) { self.lines = lines }
+    init(lines: [String]) { self.lines = lines }
+}
+
+/// The options of one subcommand, parsed argument-parser style: `-p 8080`, `--port 8080`,
+/// `--port=8080`, flags such as `-q`, and `-h`/`--help` anywhere.
+struct CommandLineArguments {
+    struct Option {
+        var names: [String]
+        var key: String
+        var takesValue: Bool
+    }
+
+    private(set) var values: [String: String] = [:]
+    private(set) var flags: Set<String> = []
+    private(set) var wantsHelp = false
+
+    init(_ arguments: [String], options: [Option], command: String) throws {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "-h" || argument == "--help" {
+                wantsHelp = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            guard argument.hasPrefix("-"), argument.count > 1 else {
+                throw UsageError(message: "unexpected argument '\(argument)'", command: command)
+            }
+            guard let option = options.first(where: { $0.names.contains(name) }) else {
+                throw UsageError(message: "unknown option '\(name)'", command: command)
+            }
+            if option.takesValue {
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count else {
+                        throw UsageError(message: "missing value for '\(name)'", command: command)
+                    }
+                    value = arguments[index]
+                    index += 1
+                }
+                if values[option.key] != nil {
+                    throw UsageError(message: "'\(name)' given more than once", command: command)
+                }
+                values[option.key] = value
+            } else {
+                guard inlineValue == nil else { throw UsageError(message: "'\(name)' takes no value", command: command) }
+                flags.insert(option.key)
+            }
+        }
+    }
+
+    subscript(key: String) -> String? { values[key] }
+
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// A port number 0...65535, or a usage error naming the option.
+    func port(_ key: String, option: String, command: String) throws -> Int? {
+        guard let text = values[key] else { return nil }
+        guard let port = Int(text), (0...65535).contains(port) else {
+            throw UsageError(message: "invalid port '\(text)' for '\(option)': expected a number from 0 to 65535", command: command)
+        }
+        return port
+    }
+}

@@ -1,0 +1,74 @@
+/// Help texts, argument-parser style: overview, usage, options.
+enum Help {
+    static let topLevel = """
+    OVERVIEW: A moco-compatible stub HTTP server.
+
+    USAGE: stubserver <subcommand>
+
+    SUBCOMMANDS:
+      start                   Serve stubs from a JSON configuration.
+      shutdown                Stop a running server through its shutdown port.
+      validate                Check a configuration and print every problem.
+      version                 Print the version.
+
+      See 'stubserver <subcommand> --help' for detailed help.
+
+    EXIT CODES: 0 success, 64 usage error, 1 runtime error (port in use, bad configuration).
+    """
+
+    static let start = """
+    OVERVIEW: Serve stubs from a JSON configuration, reloading it when a file changes.
+
+    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [-q]
+
+    OPTIONS:
+      -p, --port <port>       Port to listen on (default: 12306; 0 picks a free port).
+      -c, --config <config>   Configuration file or quoted glob ("Stubs/*.json"); it may mix
+                              settings entries (include, context, …) and sessions.
+      -g, --settings <settings>
+                              Global settings file (moco's -g).
+      -e, --env <env>         With -g: load only the settings entries of this environment.
+      -s, --shutdown-port <shutdown-port>
+                              Port for 'stubserver shutdown' (default: a free port, printed).
+      --host <address>        Address to bind (default: 127.0.0.1). Anything else exposes the
+                              stubs to your network.
+      -q, --quiet             Do not print a line per request.
+      -h, --help              Show help information.
+
+    Prints 'Server is started at <port>' once listening, then one line per request:
+    method, path, status, the stub that answered (file#index) or 'no match', milliseconds.
+    SIGINT or SIGTERM stops gracefully.
+    """
+
+    static let shutdown = """
+    OVERVIEW: Stop a running server through its shutdown port (moco's protocol).
+
+    USAGE: stubserver shutdown -s <shutdown-port>
+
+    OPTIONS:
+      -s, --shutdown-port <shutdown-port>
+                              The port printed as 'Shutdown port is <port>'.
+      -h, --help              Show help information.
+    """
+
+    static let validate = """
+    OVERVIEW: Check a configuration and print every problem (file, JSON path, what was expected).
+
+    USAGE: stubserver validate (-c <config> | -g <settings> [-e <env>])
+
+    OPTIONS:
+      -c, --config <config>   Configuration file or quoted glob.
+      -g, --settings <settings>
+                              Global settings file.
+      -e, --env <env>         With -g: the environment to check.
+      -h, --help              Show help information.
+
+    Exits 0 when the configuration loads, 1 when it has problems.
+    """
+
+    static let version = """
+    OVERVIEW: Print the version.
+
+    USAGE: stubserver version
+    """
+}

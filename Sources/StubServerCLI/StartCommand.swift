@@ -1,0 +1,196 @@
+import Foundation
+import StubServer
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `stubserver start`: serve, log, hot-reload, stop on a signal or the shutdown port.
+enum StartCommand {
+    static let name = "start"
+    static let options: [CommandLineArguments.Option] = [
+        .init(names: ["-p", "--port"], key: "port", takesValue: true),
+        .init(names: ["-c", "--config"], key: "config", takesValue: true),
+        .init(names: ["-g", "--settings"], key: "settings", takesValue: true),
+        .init(names: ["-e", "--env"], key: "env", takesValue: true),
+        .init(names: ["-s", "--shutdown-port"], key: "shutdown", takesValue: true),
+        .init(names: ["--host"], key: "host", takesValue: true),
+        .init(names: ["-q", "--quiet"], key: "quiet", takesValue: false),
+    ]
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try CommandLineArguments(arguments, options: options, command: name)
+        if parsed.wantsHelp {
+            Console.out(Help.start)
+            return 0
+        }
+        let source = try ConfigSource(parsed, command: name)
+        let port = try parsed.port("port", option: "-p", command: name) ?? 12306
+        let shutdownPort = try parsed.port("shutdown", option: "-s", command: name) ?? 0
+        let host = parsed["host"] ?? "127.0.0.1"
+        let quiet = parsed.has("quiet")
+
+        // The process is ours: a peer vanishing mid-write must never kill it. (The library
+        // itself never touches signal dispositions; it uses MSG_NOSIGNAL / SO_NOSIGPIPE.)
+        signal(SIGPIPE, SIG_IGN)
+        raiseDescriptorLimit()
+        prepareStopSignals()
+
+        var serverOptions = StubServer.Options(host: host, port: port)
+        if !quiet {
+            serverOptions.logger = { entry in Console.out(entry.description) }
+        }
+        let server = try source.makeServer(options: serverOptions)
+        if !SocketAddressCheck.isLoopback(host) {
+            Console.err("stubserver: warning: listening on \(host) exposes your stubs to every machine that can reach this one")
+        }
+        do {
+            try server.start()
+        } catch {
+            throw RuntimeFailure("\(error)")
+        }
+        Console.out("Server is started at \(server.port)")
+
+        let finished = DispatchSemaphore(value: 0)
+        let stopOnce = StopOnce {
+            server.stop()
+            Console.out("Server stopped.")
+            finished.signal()
+        }
+        let shutdown: ShutdownPort
+        do {
+            shutdown = try ShutdownPort(port: shutdownPort) { stopOnce.run() }
+        } catch {
+            server.stop()
+            throw error
+        }
+        Console.out("Shutdown port is \(shutdown.port)")
+
+        server.watchConfiguration { event in
+            switch event {
+            case .reloaded(let files):
+                Console.out("\(files.map(displayName).joined(separator: ", ")) changed; configuration reloaded")
+            case .failed(let files, let error):
+                Console.err("\(files.map(displayName).joined(separator: ", ")) changed but the configuration is broken; still serving the last good one:")
+                for line in "\(error)".split(separator: "\n") { Console.err("  \(line)") }
+            }
+        }
+
+        var signalSources: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            let source = DispatchSource.makeSignalSource(signal: number, queue: DispatchQueue.global())
+            source.setEventHandler { stopOnce.run() }
+            source.resume()
+            signalSources.append(source)
+        }
+        finished.wait()
+        shutdown.stopListening()
+        withExtendedLifetime(signalSources) {}
+        return 0
+    }
+
+    /// Paths in messages as the user wrote them where possible (relative to the working directory).
+    static func displayName(_ path: String) -> String {
+        let directory = FileManager.default.currentDirectoryPath + "/"
+        return path.hasPrefix(directory) ? String(path.dropFirst(directory.count)) : path
+    }
+
+    /// Routes SIGINT and SIGTERM to dispatch signal sources. On Linux those read a signalfd,
+    /// which only sees signals blocked in *every* thread, so they are blocked here, before the
+    /// event-loop threads exist and inherit the mask (an ignored signal would be dropped). On
+    /// Darwin, kqueue sees signals whose default action is disabled with SIG_IGN.
+    private static func prepareStopSignals() {
+        #if canImport(Glibc)
+        signal(SIGINT, SIG_DFL) // a shell may start background jobs with SIGINT ignored
+        signal(SIGTERM, SIG_DFL)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        sigaddset(&mask, SIGINT)
+        sigaddset(&mask, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &mask, nil)
+        #else
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        #endif
+    }
+
+    /// Many idle keep-alive clients need descriptors; lift the soft limit to the hard one.
+    private static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0 else { return }
+        let wanted = min(limit.rlim_max, 65536)
+        if limit.rlim_cur < wanted {
+            limit.rlim_cur = wanted
+            _ = setrlimit(resource, &limit)
+        }
+    }
+}
+
+/// Runs its action the first time only (a signal and the shutdown port may race).
+final class StopOnce: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+    private let action: @Sendable () -> Void
+
+    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+
+    func run() {
+        lock.lock()
+        let first = !done
+        done = true
+        lock.unlock()
+        if first { action() }
+    }
+}
+
+/// `-c FILE|GLOB` or `-g SETTINGS [-e ENV]`, exactly one.
+struct ConfigSource {
+    var config: String?
+    var settings: String?
+    var environment: String?
+
+    init(_ parsed: CommandLineArguments, command: String) throws {
+        config = parsed["config"]
+        settings = parsed["settings"]
+        environment = parsed["env"]
+        if config != nil && settings != nil {
+            throw UsageError(message: "'-c' and '-g' cannot be used together", command: command)
+        }
+        if config == nil && settings == nil {
+            throw UsageError(message: "missing '-c <config>' or '-g <settings>'", command: command)
+        }
+        if environment != nil && settings == nil {
+            throw UsageError(message: "'-e' needs '-g <settings>'", command: command)
+        }
+    }
+
+    func makeServer(options: StubServer.Options) throws -> StubServer {
+        do {
+            if let config { return try StubServer(configFile: config, options: options) }
+            return try StubServer(settingsFile: settings!, environment: environment, options: options)
+        } catch let error as ConfigError {
+            throw RuntimeFailure(lines: error.diagnostics.map(\.description))
+        }
+    }
+
+    func load() throws -> LoadedConfig {
+        if let config { return try ConfigLoader.load(config: config) }
+        return try ConfigLoader.load(settings: settings!, environment: environment)
+    }
+}
+
+/// Loopback check for the `--host` warning, without the engine's internals.
+enum SocketAddressCheck {
+    static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return host.hasPrefix("127.") }
+        return false
+    }
+}

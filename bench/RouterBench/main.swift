@@ -1,0 +1,126 @@
+// Measures the per-request cost of `Router.route(_:)` — the routing hot path — for a small and
+// a large configuration, and reports the large one as a ratio of the small one measured in the
+// same run. Run with `make bench-router` (release build). Uses only StubServer's public API.
+import Foundation
+import StubServer
+
+/// Literal `GET /api/v1/items/<i>` stubs (what the route index buckets), a few non-literal ones
+/// (regex, prefix, path template) that every request must still consider, and a catch-all.
+func literalConfig(count: Int, catchAll: Bool = true) -> [StubDefinition] {
+    var stubs: [StubDefinition] = [
+        StubDefinition(request: RequestPattern(method: "POST", uri: .match("/api/v1/orders/\\d+")), response: .text("order")),
+        StubDefinition(request: RequestPattern(uri: .startsWith("/static/")), response: .text("static")),
+        StubDefinition(request: .get(.path("/api/v1/users/{id}")), response: .text(.template("user ${req.path.id}"))),
+    ]
+    for index in 0..<count {
+        stubs.append(StubDefinition(
+            request: .get(.equal("/api/v1/items/\(index)"), queries: ["client_id": .exist(true)]),
+            response: .json(["id": .number(JSONNumber(index)), "title": "Item \(index)"])))
+    }
+    if catchAll { stubs.append(.catchAll(.text("not found", status: 404))) }
+    return stubs
+}
+
+/// The same number of stubs, but with `startsWith` URIs the index cannot bucket: the cost of a
+/// linear first-match scan, for reference.
+func unindexedConfig(count: Int) -> [StubDefinition] {
+    (0..<count).map { index in
+        StubDefinition(
+            request: RequestPattern(method: "GET", uri: .startsWith("/api/v1/items/\(index)/")),
+            response: .json(["id": .number(JSONNumber(index))]))
+    }
+}
+
+struct Measurement {
+    var nanosecondsPerRequest: Double
+    var status: Int
+}
+
+/// One timing of `iterations` routings, cycling through `requests`, in ns per request.
+func time(_ router: Router, _ requests: [HTTPRequest], iterations: Int) -> Double {
+    var checksum = 0
+    let clock = ContinuousClock()
+    let start = clock.now
+    for iteration in 0..<iterations {
+        checksum &+= router.route(requests[iteration % requests.count]).reply.status
+    }
+    let elapsed = clock.now - start
+    if checksum == 42 { print("") }  // keep the work observable
+    let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+    return nanoseconds / Double(iterations)
+}
+
+/// Best of `runs` timings of `iterations` routings.
+func measure(_ router: Router, _ requests: [HTTPRequest], iterations: Int, runs: Int = 5) -> Measurement {
+    var best = Double.infinity
+    for _ in 0..<runs { best = min(best, time(router, requests, iterations: iterations)) }
+    return Measurement(nanosecondsPerRequest: best, status: router.route(requests[0]).reply.status)
+}
+
+/// Times two routers in alternation (so load from other processes hits both alike) and keeps
+/// the best run of each.
+func compare(_ a: Router, _ b: Router, _ requests: [HTTPRequest], _ requestsB: [HTTPRequest]? = nil, iterations: Int, runs: Int = 9) -> (Measurement, Measurement) {
+    var bestA = Double.infinity
+    var bestB = Double.infinity
+    for _ in 0..<runs {
+        bestA = min(bestA, time(a, requests, iterations: iterations))
+        bestB = min(bestB, time(b, requestsB ?? requests, iterations: iterations))
+    }
+    return (
+        Measurement(nanosecondsPerRequest: bestA, status: a.route(requests[0]).reply.status),
+        Measurement(nanosecondsPerRequest: bestB, status: b.route((requestsB ?? requests)[0]).reply.status)
+    )
+}
+
+func requests(for indexes: [Int], suffix: String = "?client_id=ios") -> [HTTPRequest] {
+    indexes.map { HTTPRequest(method: "GET", target: "/api/v1/items/\($0)\(suffix)", headers: ["Host": "127.0.0.1", "User-Agent": "bench"]) }
+}
+
+func format(_ value: Double) -> String {
+    value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value)
+}
+
+let iterations = Int(ProcessInfo.processInfo.environment["ROUTER_BENCH_ITERATIONS"] ?? "") ?? 200_000
+let small = 10
+let large = 10_000
+
+let smallRouter = try Router(stubs: literalConfig(count: small))
+let largeRouter = try Router(stubs: literalConfig(count: large))
+let smallHits = requests(for: [0, small / 2, small - 1])
+let largeHits = requests(for: [0, large / 2, large - 1])
+
+print("Router.route cost per request (release build, \(iterations) requests per run, the two configs timed in alternation, best of 9 runs)")
+print("")
+let (smallHit, largeHit) = compare(smallRouter, largeRouter, smallHits, largeHits, iterations: iterations)
+let template = [HTTPRequest(method: "GET", target: "/api/v1/users/42")]
+let (smallTemplate, largeTemplate) = compare(smallRouter, largeRouter, template, iterations: iterations)
+let nowhere = [HTTPRequest(method: "GET", target: "/nowhere")]
+let (smallCatchAll, largeCatchAll) = compare(smallRouter, largeRouter, nowhere, iterations: iterations)
+precondition(smallHit.status == 200 && largeHit.status == 200 && smallTemplate.status == 200 && smallCatchAll.status == 404)
+
+func line(_ label: String, _ a: Measurement, _ b: Measurement) {
+    let ratio = b.nanosecondsPerRequest / a.nanosecondsPerRequest
+    print("  \(label.padding(toLength: 38, withPad: " ", startingAt: 0)) \(format(a.nanosecondsPerRequest).leftPad(8)) ns   \(format(b.nanosecondsPerRequest).leftPad(8)) ns   \(String(format: "%.2f", ratio))×")
+}
+extension String {
+    func leftPad(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+}
+
+print("  \("request".padding(toLength: 38, withPad: " ", startingAt: 0)) \("\(small) stubs".leftPad(11)) \("\(large) stubs".leftPad(13))   ratio")
+line("literal route, prepared JSON", smallHit, largeHit)
+line("path template, rendered per request", smallTemplate, largeTemplate)
+line("nothing literal → catch-all", smallCatchAll, largeCatchAll)
+
+// Reference: what a linear scan of the same number of stubs costs (the index cannot help here).
+let scanIterations = max(200, iterations / 400)
+let unindexed = try Router(stubs: unindexedConfig(count: large))
+let scan = measure(unindexed, [HTTPRequest(method: "GET", target: "/api/v1/items/\(large - 1)/x")], iterations: scanIterations, runs: 3)
+print("")
+print("  reference: \(large) unindexable (startsWith) stubs, hit the last: \(format(scan.nanosecondsPerRequest)) ns per request")
+print("  (\(String(format: "%.0f", scan.nanosecondsPerRequest / largeHit.nanosecondsPerRequest))× the indexed literal route)")
+
+// Near-miss reports compare every stub; they are the cost of a mistake, not of normal traffic.
+let noFallback = try Router(stubs: literalConfig(count: large, catchAll: false))
+let miss = measure(noFallback, [HTTPRequest(method: "GET", target: "/api/v1/items/3")], iterations: 20, runs: 3)
+precondition(miss.status == 400)
+print("  near-miss 400 report among \(large) stubs: \(format(miss.nanosecondsPerRequest / 1000)) µs per request")
