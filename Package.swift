@@ -28,9 +28,13 @@ let package = Package(
             dependencies: ["SpecKit", "TextSnapshot"],
             resources: [.copy("Resources")]
         ),
+        // `make bench-snapshots`: times verifying 1,000 existing text snapshots (release build).
+        .executableTarget(name: "TextSnapshotBench", dependencies: ["TextSnapshot"], path: "bench/TextSnapshotBench"),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer"]),
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit"]),
-        .testTarget(name: "TextSnapshotTests", dependencies: ["TextSnapshot"]),
+        // No bootstrap file on purpose: proves a spec target without one fails loudly.
+        .testTarget(name: "SpecKitNoBootstrapTests", dependencies: ["SpecKit"]),
+        .testTarget(name: "TextSnapshotTests", dependencies: ["TextSnapshot"], exclude: ["__Snapshots__"]),
         .testTarget(
             name: "Specs",
             dependencies: ["DesignerNews", "SpecKit", "TextSnapshot", "StubServer"],

@@ -168,8 +168,11 @@ final class ConfigLoaderTests: XCTestCase {
 
     func testTheSampleStubsLoad() throws {
         let loaded = try ConfigLoader.load(config: "Stubs/settings.json", workingDirectory: Self.repositoryRoot)
-        XCTAssertEqual(loaded.router.stubCount, 14)
-        XCTAssertEqual(loaded.watchedFiles.map { ($0 as NSString).lastPathComponent }, ["settings.json", "login_conf.json", "stories_conf.json"])
+        // The DesignerNews sample keeps adding endpoints: check the original ones are still there.
+        let names = loaded.watchedFiles.map { ($0 as NSString).lastPathComponent }
+        XCTAssertEqual(names.first, "settings.json")
+        XCTAssertTrue(Set(["login_conf.json", "stories_conf.json"]).isSubset(of: Set(names)), "\(names)")
+        XCTAssertGreaterThanOrEqual(loaded.router.stubCount, 14)
     }
 
     static var repositoryRoot: String {

@@ -1,0 +1,162 @@
+import Foundation
+
+/// Starts an expectation about a value: `expect(vm.title).to(equal("Stories"))`.
+///
+/// The expression is evaluated lazily, once for `to`/`toNot` and on every poll
+/// for `toEventually`. Failures are recorded at the caller's line and, inside
+/// a step, start with the step: `[Then the title is shown] expected to …`.
+public func expect<Value>(
+    _ expression: @autoclosure @escaping () throws -> Value?, file: StaticString = #filePath, line: UInt = #line
+) -> Expectation<Value> {
+    Expectation(expression: expression, file: file, line: line)
+}
+
+/// Closure form, for code that throws or returns nothing:
+/// `expect { try decode(Story.self, fromJSON: json) }.to(throwError())`.
+public func expect<Value>(
+    file: StaticString = #filePath, line: UInt = #line, _ expression: @escaping () throws -> Value?
+) -> Expectation<Value> {
+    Expectation(expression: expression, file: file, line: line)
+}
+
+/// An expression waiting for a matcher. See ``expect(_:file:line:)``.
+public struct Expectation<Value> {
+    let expression: () throws -> Value?
+    let file: StaticString
+    let line: UInt
+
+    /// Passes when the matcher matches.
+    @discardableResult
+    public func to(_ matcher: Matcher<Value>, description: String? = nil) -> Bool {
+        verify(matcher, .to, description)
+    }
+
+    /// Passes when the matcher does not match.
+    @discardableResult
+    public func toNot(_ matcher: Matcher<Value>, description: String? = nil) -> Bool {
+        verify(matcher, .toNot, description)
+    }
+
+    /// Same as ``toNot(_:description:)``.
+    @discardableResult
+    public func notTo(_ matcher: Matcher<Value>, description: String? = nil) -> Bool {
+        verify(matcher, .toNot, description)
+    }
+
+    /// Polls until the matcher matches, spinning the current run loop so main
+    /// queue and main-actor work can progress. `timeout` defaults to
+    /// `BDD_EVENTUALLY_TIMEOUT` (1 s). In async code use the `await` form.
+    @available(*, noasync, message: "in async code write `await expect(…).toEventually(…)`")
+    @discardableResult
+    public func toEventually(
+        _ matcher: Matcher<Value>, timeout: TimeInterval? = nil, pollInterval: TimeInterval = 0.01,
+        description: String? = nil
+    ) -> Bool {
+        poll(matcher, .toEventually, timeout, pollInterval, description)
+    }
+
+    /// Polls until the matcher stops matching. See ``toEventually(_:timeout:pollInterval:description:)``.
+    @available(*, noasync, message: "in async code write `await expect(…).toEventuallyNot(…)`")
+    @discardableResult
+    public func toEventuallyNot(
+        _ matcher: Matcher<Value>, timeout: TimeInterval? = nil, pollInterval: TimeInterval = 0.01,
+        description: String? = nil
+    ) -> Bool {
+        poll(matcher, .toEventuallyNot, timeout, pollInterval, description)
+    }
+
+    /// Async form: polls with `Task.sleep`, on the caller's actor.
+    @discardableResult
+    public func toEventually(
+        _ matcher: Matcher<Value>, timeout: TimeInterval? = nil, pollInterval: TimeInterval = 0.01,
+        description: String? = nil, isolation: isolated (any Actor)? = #isolation
+    ) async -> Bool {
+        await pollAsync(matcher, .toEventually, timeout, pollInterval, description, isolation)
+    }
+
+    /// Async form of ``toEventuallyNot(_:timeout:pollInterval:description:)``.
+    @discardableResult
+    public func toEventuallyNot(
+        _ matcher: Matcher<Value>, timeout: TimeInterval? = nil, pollInterval: TimeInterval = 0.01,
+        description: String? = nil, isolation: isolated (any Actor)? = #isolation
+    ) async -> Bool {
+        await pollAsync(matcher, .toEventuallyNot, timeout, pollInterval, description, isolation)
+    }
+
+    // MARK: Evaluation
+
+    func evaluate(_ matcher: Matcher<Value>, _ style: ExpectationStyle, cached: Bool) -> (passed: Bool, message: String) {
+        do {
+            let result = try matcher.evaluate(ActualValue(cached: cached, expression))
+            return (result.passes(style), result.message(for: style))
+        } catch {
+            return (false, "expected a value, but the expression threw " + ErrorText.describe(error))
+        }
+    }
+
+    private func verify(_ matcher: Matcher<Value>, _ style: ExpectationStyle, _ description: String?) -> Bool {
+        let outcome = evaluate(matcher, style, cached: true)
+        if !outcome.passed { fail(outcome.message, description) }
+        return outcome.passed
+    }
+
+    private func poll(
+        _ matcher: Matcher<Value>, _ style: ExpectationStyle, _ timeout: TimeInterval?, _ interval: TimeInterval,
+        _ description: String?
+    ) -> Bool {
+        let limit = timeout ?? SpecSettings.eventuallyTimeout
+        let deadline = Date(timeIntervalSinceNow: limit)
+        let runLoop = RunLoop.current
+        // A repeating timer keeps the run loop from returning at once when it
+        // has nothing else to do, so waiting does not become a busy spin.
+        let keepAlive = Timer(timeInterval: max(interval, 0.001), repeats: true) { _ in }
+        runLoop.add(keepAlive, forMode: .default)
+        defer { keepAlive.invalidate() }
+        while true {
+            let outcome = evaluate(matcher, style, cached: false)
+            if outcome.passed { return true }
+            if Date() >= deadline {
+                var message = Self.timedOut(outcome.message, after: limit)
+                if RunningScenario.current.snapshot?.isAsync == true {
+                    // Spinning the run loop from inside a main-actor task cannot run
+                    // other main-actor work (Nimble #1006), so say how to wait instead.
+                    message += "\n(this scenario is async: wait with `await expect(…).toEventually(…)` "
+                        + "in an `await` step so main-actor work can run)"
+                }
+                fail(message, description)
+                return false
+            }
+            _ = runLoop.run(mode: .default, before: min(Date(timeIntervalSinceNow: interval), deadline))
+        }
+    }
+
+    private func pollAsync(
+        _ matcher: Matcher<Value>, _ style: ExpectationStyle, _ timeout: TimeInterval?, _ interval: TimeInterval,
+        _ description: String?, _ isolation: isolated (any Actor)?
+    ) async -> Bool {
+        let limit = timeout ?? SpecSettings.eventuallyTimeout
+        let deadline = Date(timeIntervalSinceNow: limit)
+        while true {
+            let outcome = evaluate(matcher, style, cached: false)
+            if outcome.passed { return true }
+            if Date() >= deadline || Task.isCancelled {
+                fail(Self.timedOut(outcome.message, after: limit), description)
+                return false
+            }
+            let wait = min(interval, max(0, deadline.timeIntervalSinceNow))
+            try? await Task.sleep(nanoseconds: UInt64(max(wait, 0.001) * 1_000_000_000))
+        }
+    }
+
+    /// Puts the wait on the first line, before any diff.
+    static func timedOut(_ message: String, after limit: TimeInterval) -> String {
+        let note = " (timed out after \(Format.seconds(limit)))"
+        guard let newline = message.firstIndex(of: "\n") else { return message + note }
+        return message[..<newline] + note + message[newline...]
+    }
+
+    private func fail(_ message: String, _ description: String?) {
+        let text = description.map { "\($0): \(message)" } ?? message
+        FailureRecording.record(text, file: file, line: line)
+    }
+}

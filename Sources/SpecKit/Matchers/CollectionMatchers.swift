@@ -1,0 +1,116 @@
+import Foundation
+
+/// Passes when the collection (or string, or dictionary) has no elements.
+public func beEmpty<C: Collection>() -> Matcher<C> {
+    Matcher { actual in
+        guard let value = try actual.evaluate() else {
+            return MatchResult(status: .failsRegardless, expectation: "be empty", actual: "<nil>")
+        }
+        return MatchResult(value.isEmpty, expectation: "be empty", actual: describeValue(value))
+    }
+}
+
+/// Passes when the collection has exactly `count` elements.
+public func haveCount<C: Collection>(_ count: Int) -> Matcher<C> {
+    Matcher { actual in
+        let expectation = "have count <\(count)>"
+        guard let value = try actual.evaluate() else {
+            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
+        }
+        return MatchResult(
+            value.count == count, expectation: expectation, actual: "count <\(value.count)>: \(describeValue(value))")
+    }
+}
+
+/// Passes when the sequence contains every one of `items`.
+public func contain<S: Sequence>(_ items: S.Element...) -> Matcher<S> where S.Element: Equatable {
+    Matcher { actual in
+        let expectation = "contain \(describeList(items))"
+        guard let value = try actual.evaluate() else {
+            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
+        }
+        let elements = Array(value)
+        return MatchResult(items.allSatisfy(elements.contains), expectation: expectation, actual: describeValue(elements))
+    }
+}
+
+/// Passes when the string contains every one of `substrings`.
+public func contain(_ substrings: String...) -> Matcher<String> {
+    Matcher { actual in
+        let expectation = "contain \(describeList(substrings))"
+        guard let value = try actual.evaluate() else {
+            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
+        }
+        return MatchResult(substrings.allSatisfy(value.contains), expectation: expectation, actual: describeValue(value))
+    }
+}
+
+/// Passes when the sequence's first element is `element`.
+public func beginWith<S: Sequence>(_ element: S.Element) -> Matcher<S> where S.Element: Equatable {
+    Matcher { actual in
+        let expectation = "begin with \(describeValue(element))"
+        guard let value = try actual.evaluate() else {
+            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
+        }
+        var iterator = value.makeIterator()
+        return MatchResult(iterator.next() == element, expectation: expectation, actual: describeValue(Array(value)))
+    }
+}
+
+/// Passes when the string starts with `prefix`.
+public func beginWith(_ prefix: String) -> Matcher<String> {
+    Matcher { actual in
+        let expectation = "begin with \(describeValue(prefix))"
+        guard let value = try actual.evaluate() else {
+            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
+        }
+        return MatchResult(value.hasPrefix(prefix), expectation: expectation, actual: describeValue(value))
+    }
+}
+
+/// Passes when the collection's last element is `element`.
+public func endWith<C: BidirectionalCollection>(_ element: C.Element) -> Matcher<C> where C.Element: Equatable {
+    Matcher { actual in
+        let expectation = "end with \(describeValue(element))"
+        guard let value = try actual.evaluate() else {
+            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
+        }
+        return MatchResult(value.last == element, expectation: expectation, actual: describeValue(Array(value)))
+    }
+}
+
+/// Passes when the string ends with `suffix`.
+public func endWith(_ suffix: String) -> Matcher<String> {
+    Matcher { actual in
+        let expectation = "end with \(describeValue(suffix))"
+        guard let value = try actual.evaluate() else {
+            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
+        }
+        return MatchResult(value.hasSuffix(suffix), expectation: expectation, actual: describeValue(value))
+    }
+}
+
+/// Passes when the regular expression finds a match anywhere in the string
+/// (anchor it with `^…$` to match the whole string).
+public func match(_ pattern: String) -> Matcher<String> {
+    Matcher { actual in
+        let expectation = "match /\(pattern)/"
+        let regex: NSRegularExpression
+        do {
+            regex = try NSRegularExpression(pattern: pattern)
+        } catch {
+            return MatchResult(
+                status: .failsRegardless, expectation: expectation, actual: nil,
+                details: "/\(pattern)/ is not a valid regular expression")
+        }
+        guard let value = try actual.evaluate() else {
+            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
+        }
+        let found = regex.firstMatch(in: value, range: NSRange(value.startIndex..., in: value)) != nil
+        return MatchResult(found, expectation: expectation, actual: describeValue(value))
+    }
+}
+
+private func describeList<T>(_ items: [T]) -> String {
+    items.count == 1 ? describeValue(items[0]) : items.map { describeValue($0) }.joined(separator: ", ")
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a `ScenarioReport` as one line of JSON, readable by its synthesized
+/// `Decodable`. Hand-written because it runs once per scenario in debug-built
+/// test binaries, where `JSONEncoder`'s generic `Codable` path was the largest
+/// single cost of a 10,000-scenario run.
+struct FragmentEncoder {
+    private var out = ""
+
+    static func line(for report: ScenarioReport) -> Data {
+        var encoder = FragmentEncoder()
+        encoder.out.reserveCapacity(1024)
+        encoder.report(report)
+        encoder.out += "\n"
+        return Data(encoder.out.utf8)
+    }
+
+    private mutating func report(_ report: ScenarioReport) {
+        open()
+        key("formatVersion"); number(report.formatVersion); comma()
+        key("runID"); string(report.runID); comma()
+        key("specClass"); string(report.specClass); comma()
+        key("feature"); group(report.feature); comma()
+        key("featureIndex"); number(report.featureIndex); comma()
+        key("path"); array(report.path) { $0.group($1) }; comma()
+        key("keyword"); string(report.keyword); comma()
+        key("title"); string(report.title); comma()
+        key("testName"); string(report.testName); comma()
+        key("tags"); array(report.tags) { $0.string($1) }; comma()
+        if let example = report.example {
+            key("example")
+            array(example) { encoder, field in
+                encoder.open()
+                encoder.key("name"); encoder.string(field.name); encoder.comma()
+                encoder.key("value"); encoder.string(field.value)
+                encoder.close()
+            }
+            comma()
+        }
+        key("ordinal"); number(report.ordinal); comma()
+        key("status"); string(report.status.rawValue); comma()
+        if let reason = report.reason { key("reason"); string(reason); comma() }
+        key("duration"); number(report.duration); comma()
+        key("steps"); array(report.steps) { $0.step($1) }; comma()
+        key("failures")
+        array(report.failures) { encoder, failure in
+            encoder.open()
+            encoder.key("message"); encoder.string(failure.message); encoder.comma()
+            encoder.key("file"); encoder.string(failure.file); encoder.comma()
+            encoder.key("line"); encoder.number(failure.line)
+            encoder.close()
+        }
+        comma()
+        key("file"); string(report.file); comma()
+        key("line"); number(report.line); comma()
+        key("finishedAt"); number(report.finishedAt.timeIntervalSince1970)
+        close()
+    }
+
+    private mutating func group(_ group: ScenarioReport.Group) {
+        open()
+        key("kind"); string(group.kind); comma()
+        key("title"); string(group.title); comma()
+        if let narrative = group.narrative { key("narrative"); string(narrative); comma() }
+        key("tags"); array(group.tags) { $0.string($1) }
+        close()
+    }
+
+    private mutating func step(_ step: StepResult) {
+        open()
+        key("keyword"); string(step.keyword); comma()
+        key("text"); string(step.text); comma()
+        key("status"); string(step.status.rawValue); comma()
+        key("duration"); number(step.duration); comma()
+        key("file"); string(step.file); comma()
+        key("line"); number(step.line); comma()
+        if let failure = step.failure { key("failure"); string(failure); comma() }
+        key("background"); out += step.background ? "true" : "false"
+        close()
+    }
+
+    // MARK: Tokens
+
+    private mutating func open() { out += "{" }
+    private mutating func close() { out += "}" }
+    private mutating func comma() { out += "," }
+
+    private mutating func key(_ name: String) {
+        out += "\""
+        out += name
+        out += "\":"
+    }
+
+    private mutating func number(_ value: Int) {
+        out += String(value)
+    }
+
+    private mutating func number(_ value: Double) {
+        out += value.isFinite ? "\(value)" : "0"
+    }
+
+    private mutating func array<Element>(_ items: [Element], _ write: (inout FragmentEncoder, Element) -> Void) {
+        out += "["
+        var first = true
+        for item in items {
+            if !first { comma() }
+            first = false
+            write(&self, item)
+        }
+        out += "]"
+    }
+
+    private mutating func string(_ text: String) {
+        out += "\""
+        if Self.needsEscaping(text) {
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\t": out += "\\t"
+                case "\r": out += "\\r"
+                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+        } else {
+            out += text
+        }
+        out += "\""
+    }
+
+    /// A C-library scan (fast even in debug builds) for bytes JSON must escape.
+    static func needsEscaping(_ text: String) -> Bool {
+        text.withCString { pointer in
+            // An embedded NUL ends the C string early; it needs escaping too.
+            strlen(pointer) != text.utf8.count
+                || specials.withUnsafeBufferPointer { strpbrk(pointer, $0.baseAddress!) } != nil
+        }
+    }
+
+    /// `"`, `\` and control characters, NUL-terminated.
+    private static let specials: [CChar] =
+        Array("\"\\".utf8).map { CChar(bitPattern: $0) } + (1..<0x20).map { CChar($0) } + [0]
+}

@@ -1,0 +1,55 @@
+import Foundation
+import XCTest
+
+/// Watches the test run: writes a fragment when a scenario's test finishes and
+/// merges the report when the bundle finishes (in every process, so
+/// `swift test --parallel` works). Installed while the test list is built.
+final class ReportObserver: NSObject, XCTestObservation, @unchecked Sendable {
+    static let shared = ReportObserver()
+    private static let installed = Locked(false)
+    private static let current = Locked<UncheckedSendable<XCTestCase>?>(nil)
+
+    /// The XCTest test running now, for expectations used in plain test methods.
+    static var currentTestCase: XCTestCase? { current.snapshot?.value }
+
+    let store: ReportStore? = SpecSettings.reportDirectory.map {
+        ReportStore(directory: $0, runID: RunIdentity.current)
+    }
+
+    static func installIfNeeded() {
+        let first = installed.withLock { done -> Bool in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        XCTestObservationCenter.shared.addTestObserver(shared)
+    }
+
+    func testCaseWillStart(_ testCase: XCTestCase) {
+        Self.current.withLock { $0 = UncheckedSendable(testCase) }
+    }
+
+    func testCaseDidFinish(_ testCase: XCTestCase) {
+        Self.current.withLock { $0 = nil }
+        guard let store, let spec = testCase as? FeatureSpec, let recorder = spec.recorder else { return }
+        let run = testCase.testRun
+        let report = ScenarioReport(
+            recorder: recorder, specClass: String(reflecting: type(of: spec)), runID: store.runID,
+            xctestSkipped: run?.hasBeenSkipped ?? false, xctestFailures: run?.totalFailureCount ?? 0,
+            duration: run?.totalDuration ?? 0)
+        do {
+            try store.write(report)
+        } catch {
+            SpecSettings.warn("could not write the report fragment of \(report.testName): \(error)")
+        }
+    }
+
+    func testBundleDidFinish(_ testBundle: Bundle) {
+        guard let store, store.wroteFragments else { return }
+        do {
+            try store.merge()
+        } catch {
+            SpecSettings.warn("could not merge the living document in \(store.directory.path): \(error)")
+        }
+    }
+}

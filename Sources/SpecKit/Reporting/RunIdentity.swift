@@ -1,0 +1,54 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Names the test run a process belongs to, so the report merges exactly the
+/// fragments of this run.
+///
+/// `swift test` starts the test binary as its child; under `--parallel` it
+/// starts one child per test. All of them share a parent process, so the
+/// parent's pid and start time identify the run without any coordination.
+/// CI (or anyone running the binary by hand) can set `BDD_RUN_ID` instead.
+enum RunIdentity {
+    static let current: String = SpecSettings.runID.map(sanitize) ?? derived()
+
+    static func derived() -> String {
+        let parent = getppid()
+        if let started = startTime(of: parent) {
+            return "ppid\(parent)-\(started)"
+        }
+        return "ppid\(parent)"
+    }
+
+    static func sanitize(_ raw: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+        let cleaned = String(raw.map { allowed.contains($0) ? $0 : "_" }.prefix(80))
+        return cleaned.hasPrefix(".") ? "_" + cleaned.dropFirst() : cleaned
+    }
+
+    /// The process's start time in clock ticks since boot (Linux) or seconds
+    /// since the epoch (Apple platforms); `nil` when unavailable.
+    static func startTime(of pid: pid_t) -> String? {
+        #if os(Linux)
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        // Fields after the command name start at field 3; starttime is field 22.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 19 ? String(fields[19]) : nil
+        #elseif canImport(Darwin)
+        var info = kinfo_proc()
+        var size = MemoryLayout<kinfo_proc>.stride
+        var name: [Int32] = [CTL_KERN, KERN_PROC, KERN_PROC_PID, pid]
+        guard sysctl(&name, u_int(name.count), &info, &size, nil, 0) == 0, size > 0 else { return nil }
+        let started = info.kp_proc.p_un.__p_starttime
+        return "\(started.tv_sec).\(started.tv_usec)"
+        #else
+        return nil
+        #endif
+    }
+}

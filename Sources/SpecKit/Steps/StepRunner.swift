@@ -1,0 +1,77 @@
+import Foundation
+import XCTest
+
+/// Times a step, attributes failures to it, and skips it after an earlier failure.
+@MainActor
+enum StepRunner {
+    static func run(_ keyword: String, _ text: String, _ site: CallSite, _ body: () throws -> Void) {
+        guard let run = RunningScenario.current.snapshot else {
+            return runOutsideScenario(keyword, text, site) { try body() }
+        }
+        guard
+            let index = run.recorder.beginStep(
+                keyword: keyword, text: text, site: site, background: run.inBackground)
+        else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        do {
+            try body()
+        } catch {
+            ScenarioRunner.handle(error, label: nil, site: site, run)
+        }
+        run.recorder.endStep(index, duration: elapsed(since: start))
+    }
+
+    static func run(
+        _ keyword: String, _ text: String, _ site: CallSite, _ body: () async throws -> Void
+    ) async {
+        guard let run = RunningScenario.current.snapshot else {
+            do {
+                try await body()
+            } catch {
+                reportOutside(error, keyword, text, site)
+            }
+            return
+        }
+        guard
+            let index = run.recorder.beginStep(
+                keyword: keyword, text: text, site: site, background: run.inBackground)
+        else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        do {
+            try await body()
+        } catch {
+            ScenarioRunner.handle(error, label: nil, site: site, run)
+        }
+        run.recorder.endStep(index, duration: elapsed(since: start))
+    }
+
+    private static func elapsed(since start: UInt64) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds &- start) / 1_000_000_000
+    }
+
+    /// Steps belong in scenario bodies. Declared directly in a Feature they are
+    /// a declaration mistake; in a plain XCTest method they simply run.
+    private static func runOutsideScenario(
+        _ keyword: String, _ text: String, _ site: CallSite, _ body: () throws -> Void
+    ) {
+        if let collector = SpecCollector.active {
+            collector.addProblem(
+                "\(keyword) \"\(text)\" is a step: put it inside a Scenario (or a hook), not directly in "
+                    + "\(collector.currentGroup.map { "\"\($0.title)\"" } ?? "the spec")",
+                title: "\(keyword) \(text) (misplaced step)", site: site)
+            return
+        }
+        do {
+            try body()
+        } catch {
+            reportOutside(error, keyword, text, site)
+        }
+    }
+
+    private static func reportOutside(_ error: Error, _ keyword: String, _ text: String, _ site: CallSite) {
+        if error is XCTSkip { return }
+        FailureRecording.record(
+            "[\(keyword) \(text)] " + ErrorText.failureMessage(for: error), file: site.file, line: site.line,
+            expected: false)
+    }
+}

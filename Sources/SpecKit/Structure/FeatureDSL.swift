@@ -1,0 +1,79 @@
+/// Declares the feature a spec class describes. Call it once from
+/// `testFeature()`; its body declares backgrounds, rules and scenarios.
+///
+/// ```swift
+/// final class LoginFeature: FeatureSpec {
+///     override func testFeature() {
+///         Feature("Login", description: "As a reader I want to sign in", tags: "login") {
+///             var vm: LoginViewModel!
+///             Background { vm = LoginViewModel() }
+///             Scenario("The button starts disabled") {
+///                 Then("the login button is disabled") { expect(vm.isLoginEnabled).to(beFalse()) }
+///             }
+///         }
+///     }
+/// }
+/// ```
+/// The body runs once, while XCTest builds its test list; scenario bodies run
+/// later, each as its own test.
+public func Feature(
+    _ title: String, description: String? = nil, tags: String..., file: StaticString = #filePath,
+    line: UInt = #line, _ body: @MainActor () throws -> Void
+) {
+    declareGroup(.feature, title, description, tags, nil, CallSite(file: file, line: line), body)
+}
+
+/// A Gherkin `Rule`: a business rule inside a feature that groups scenarios.
+public func Rule(
+    _ title: String, tags: String..., file: StaticString = #filePath, line: UInt = #line,
+    _ body: @MainActor () throws -> Void
+) {
+    declareGroup(.rule, title, nil, tags, nil, CallSite(file: file, line: line), body)
+}
+
+/// Groups scenarios (Quick style). At the top of `testFeature()` it declares the feature.
+public func describe(
+    _ title: String, tags: String..., file: StaticString = #filePath, line: UInt = #line,
+    _ body: @MainActor () throws -> Void
+) {
+    declareGroup(.describe, title, nil, tags, nil, CallSite(file: file, line: line), body)
+}
+
+/// Groups scenarios that share a situation; an alias of `describe`.
+public func context(
+    _ title: String, tags: String..., file: StaticString = #filePath, line: UInt = #line,
+    _ body: @MainActor () throws -> Void
+) {
+    declareGroup(.context, title, nil, tags, nil, CallSite(file: file, line: line), body)
+}
+
+/// A `describe` whose scenarios are all pending (reported as skipped with `reason`).
+public func xdescribe(
+    _ title: String, _ reason: String = "not implemented yet", tags: String...,
+    file: StaticString = #filePath, line: UInt = #line, _ body: @MainActor () throws -> Void
+) {
+    declareGroup(.describe, title, nil, tags, reason, CallSite(file: file, line: line), body)
+}
+
+/// A `context` whose scenarios are all pending (reported as skipped with `reason`).
+public func xcontext(
+    _ title: String, _ reason: String = "not implemented yet", tags: String...,
+    file: StaticString = #filePath, line: UInt = #line, _ body: @MainActor () throws -> Void
+) {
+    declareGroup(.context, title, nil, tags, reason, CallSite(file: file, line: line), body)
+}
+
+private func declareGroup(
+    _ kind: SpecGroup.Kind, _ title: String, _ narrative: String?, _ tags: [String], _ pending: String?,
+    _ site: CallSite, _ body: @MainActor () throws -> Void
+) {
+    onMainActor {
+        guard let collector = SpecCollector.active else {
+            DeclarationMisuse.report(kind.rawValue, title, site)
+            return
+        }
+        collector.declareGroup(
+            kind: kind, title: title, narrative: narrative, tags: tags, pendingReason: pending, site: site,
+            body: body)
+    }
+}

@@ -1,0 +1,69 @@
+/// One scenario (or one row of a scenario outline) as collected from a spec:
+/// it becomes exactly one XCTest test.
+final class ScenarioDefinition: @unchecked Sendable {
+    /// "Scenario", "Example" (an outline row) or "it".
+    let keyword: String
+    let group: SpecGroup
+    /// The title with outline placeholders filled in.
+    let title: String
+    let ownTags: [String]
+    let tags: [String]
+    let body: SpecBody?
+    let pendingReason: String?
+    /// A declaration mistake found while collecting; the test fails with it.
+    let problem: String?
+    /// The outline row, as (column, value) pairs, for the living document.
+    let example: [ExampleField]?
+    let site: CallSite
+    /// Declaration order within the spec class.
+    let ordinal: Int
+    /// The XCTest test name, assigned once every scenario of the class is known.
+    var testName: String = ""
+
+    init(
+        keyword: String, group: SpecGroup, title: String, tags: [String], body: SpecBody?,
+        pendingReason: String?, problem: String? = nil, example: [ExampleField]? = nil,
+        site: CallSite, ordinal: Int
+    ) {
+        self.keyword = keyword
+        self.group = group
+        self.title = title
+        self.ownTags = tags
+        self.tags = Tags.merge([group.effectiveTags, tags])
+        self.body = body
+        self.pendingReason = pendingReason ?? group.pendingReason
+        self.problem = problem
+        self.example = example
+        self.site = site
+        self.ordinal = ordinal
+    }
+
+    /// Every hook that applies, grouped the way they run.
+    var befores: [Hook] {
+        group.chain.flatMap { $0.hooks.filter { $0.kind == .background || $0.kind == .beforeEach } }
+    }
+
+    var justBefores: [Hook] {
+        group.chain.flatMap { $0.hooks.filter { $0.kind == .justBeforeEach } }
+    }
+
+    /// Innermost group first.
+    var afters: [Hook] {
+        group.chain.reversed().flatMap { $0.hooks.filter { $0.kind == .afterEach } }
+    }
+
+    var needsAsync: Bool {
+        (body?.isAsync ?? false) || group.chain.contains { $0.hooks.contains { $0.body.isAsync } }
+    }
+
+    /// Context path below the feature: rule, describe and context titles.
+    var contextPath: [String] {
+        group.chain.dropFirst().map(\.title)
+    }
+}
+
+/// One column of an outline row.
+struct ExampleField: Codable, Sendable, Equatable {
+    let name: String
+    let value: String
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// A value guarded by a lock. SpecKit's shared state is touched from XCTest's
+/// callbacks, which are not actor-isolated, so a plain lock is the honest tool.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    var snapshot: Value {
+        withLock { $0 }
+    }
+}
+
+/// Carries a value across an isolation boundary that the compiler cannot see is
+/// safe (XCTest calls SpecKit on the main thread, outside any actor context).
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// Runs `body` on the main actor from a synchronous, nonisolated caller.
+/// XCTest builds its test list and calls test closures on the main thread, so
+/// this is normally a plain call; from another thread it hops with `main.sync`.
+func onMainActor<Result>(_ body: @MainActor () throws -> Result) rethrows -> Result {
+    if Thread.isMainThread {
+        return try withoutActuallyEscaping(body) { body in
+            let box = UncheckedSendable(body)
+            return try MainActor.assumeIsolated { UncheckedSendable(try box.value()) }.value
+        }
+    }
+    return try withoutActuallyEscaping(body) { body in
+        let box = UncheckedSendable(body)
+        return try DispatchQueue.main.sync {
+            try MainActor.assumeIsolated { UncheckedSendable(try box.value()) }.value
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+
+/// Everything a screen may depend on, fixed per combination so snapshots never depend on the host:
+/// language, locale, layout direction, device, orientation, size classes, a fixed clock
+/// (2023-11-14T22:13:20Z), UTC, a gregorian calendar, sequential UUIDs and a seeded random source.
+///
+/// ``assertScreenSnapshots(languages:devices:orientations:sampling:localizer:record:snapshotDirectory:file:testName:line:_:)``
+/// makes a fresh one per combination; it is also ``SnapshotContext/current`` while your closure runs.
+///
+/// ```swift
+/// assertScreenSnapshots(languages: [.en, .ja], devices: [.phone4inch, .pad], localizer: appStrings) { context in
+///     let viewModel = LoginViewModel(now: context.now, locale: context.locale)
+///     return .text(context.strings("login.title"), style: .title)
+/// }
+/// ```
+public struct SnapshotContext: Sendable {
+    public let language: Language
+    public let device: Device
+    public let orientation: Orientation
+    /// The locale of the language (``Language/locale``), never `Locale.current`.
+    public let locale: Locale
+    public let direction: LayoutDirection
+    public let sizeClass: SizeClasses
+    /// The text grid the screen is laid out on.
+    public let grid: GridSize
+    /// The fixed "now": 2023-11-14T22:13:20Z unless you pass another.
+    public let now: Date
+    public let timeZone: TimeZone
+    /// Gregorian, in ``timeZone``, weeks starting on Monday.
+    public let calendar: Calendar
+    /// Strings in ``language`` (a localizer with no tables when the matrix got none: every key shows as `⟦key⟧`).
+    public let strings: Localizer
+    /// `00000000-0000-0000-0000-000000000001`, `…0002`, … in call order.
+    public let uuids: SequentialUUIDGenerator
+    /// A SplitMix64 generator with a fixed seed; use it wherever the screen would call `random`.
+    public let random: SeededRandomNumberGenerator
+
+    /// The default fixed clock: 1_700_000_000 seconds after 1970 (2023-11-14T22:13:20Z).
+    public static let fixedNow = Date(timeIntervalSince1970: 1_700_000_000)
+    /// The default random seed.
+    public static let defaultSeed: UInt64 = 0x5EED_0F_7E57
+
+    public init(language: Language = .en, device: Device = .phone4_7inch, orientation: Orientation = .portrait,
+                localizer: Localizer? = nil, now: Date = SnapshotContext.fixedNow,
+                timeZone: TimeZone = TimeZone(identifier: "UTC")!, seed: UInt64 = SnapshotContext.defaultSeed) {
+        self.language = language
+        self.device = device
+        self.orientation = orientation
+        self.locale = language.locale
+        self.direction = language.direction
+        self.sizeClass = device.sizeClass(for: orientation)
+        self.grid = device.grid(for: orientation)
+        self.now = now
+        self.timeZone = timeZone
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        calendar.locale = language.locale
+        calendar.firstWeekday = 2
+        calendar.minimumDaysInFirstWeek = 4
+        self.calendar = calendar
+        self.strings = (localizer ?? Localizer(catalog: StringsCatalog(strings: [:]), language: language)).with(language: language)
+        self.uuids = SequentialUUIDGenerator()
+        self.random = SeededRandomNumberGenerator(seed: seed)
+    }
+
+    /// The snapshot identifier of this combination: `lang_ja_device_phone4inch`, plus `_landscape`
+    /// in landscape only (so portrait names stay Kickstarter-compatible).
+    public var identifier: String {
+        "lang_\(language.rawValue)_device_\(device.rawValue)" + (orientation == .landscape ? "_landscape" : "")
+    }
+
+    /// The next sequential UUID.
+    public func uuid() -> UUID { uuids.next() }
+
+    /// A date formatter bound to this context's locale, time zone and calendar.
+    public func dateFormatter(dateStyle: DateFormatter.Style = .medium, timeStyle: DateFormatter.Style = .short) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.timeZone = timeZone
+        formatter.calendar = calendar
+        formatter.dateStyle = dateStyle
+        formatter.timeStyle = timeStyle
+        return formatter
+    }
+
+    /// A date formatter with a fixed pattern (`yyyy-MM-dd HH:mm`), immune to ICU/CLDR changes such as
+    /// the U+202F that ICU 72 put before "PM".
+    public func dateFormatter(pattern: String) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.calendar = calendar
+        formatter.dateFormat = pattern
+        return formatter
+    }
+
+    /// A number formatter bound to this context's locale.
+    public func numberFormatter(style: NumberFormatter.Style = .decimal) -> NumberFormatter {
+        let formatter = NumberFormatter()
+        formatter.locale = locale
+        formatter.numberStyle = style
+        return formatter
+    }
+
+    /// The context of the screen matrix combination being rendered, if any (a task-local).
+    public static var current: SnapshotContext? { $currentContext.get() }
+
+    @TaskLocal static var currentContext: SnapshotContext?
+
+    /// Runs `body` with `context` as ``SnapshotContext/current``.
+    public static func withContext<R>(_ context: SnapshotContext, _ body: () throws -> R) rethrows -> R {
+        try $currentContext.withValue(context, operation: body)
+    }
+}
+
+/// Hands out `00000000-0000-0000-0000-000000000001`, `…0002`, … (Kickstarter's `MockUUID`).
+public final class SequentialUUIDGenerator: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counter: UInt64 = 0
+
+    public init() {}
+
+    public func next() -> UUID {
+        lock.lock()
+        counter += 1
+        let value = counter
+        lock.unlock()
+        let hex = String(value, radix: 16, uppercase: true)
+        let padded = String(repeating: "0", count: max(12 - hex.count, 0)) + hex
+        return UUID(uuidString: "00000000-0000-0000-0000-\(padded.suffix(12))")!
+    }
+}
+
+/// SplitMix64: small, fast and the same on every platform, so "random" content is reproducible.
+///
+/// ```swift
+/// let rng = SeededRandomNumberGenerator(seed: 42)
+/// var generator = rng.generator
+/// [1, 2, 3].shuffled(using: &generator)
+/// ```
+public final class SeededRandomNumberGenerator: RandomNumberGenerator, @unchecked Sendable {
+    private let lock = NSLock()
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public func next() -> UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A value-type handle for APIs that take `inout some RandomNumberGenerator`.
+    public var generator: Handle { Handle(source: self) }
+
+    /// Forwards to the shared generator.
+    public struct Handle: RandomNumberGenerator {
+        let source: SeededRandomNumberGenerator
+        public mutating func next() -> UInt64 { source.next() }
+    }
+}

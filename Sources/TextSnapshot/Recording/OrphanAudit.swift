@@ -1,0 +1,45 @@
+import Foundation
+
+/// Finds snapshot files that no test touched: files in `<root>/<TestFile>/` folders of the roots a run
+/// used that are not in the touched set. Hidden files (`.keep`, `.gitattributes`) are ignored.
+///
+/// After a full, unfiltered run the test bundle observer lists them; `TEXT_SNAPSHOT_STRICT=1` fails the
+/// run and `TEXT_SNAPSHOT_PRUNE=1` deletes them (only when the run had no failures or skipped tests,
+/// since a test that stopped early leaves its snapshots untouched).
+public enum OrphanAudit {
+    /// Untouched snapshot files under `roots`, sorted.
+    public static func orphans(roots: [String], touched: Set<String>) -> [String] {
+        let manager = FileManager.default
+        let touched = Set(touched.map(standardized))
+        var result: [String] = []
+        for root in roots {
+            guard let folders = try? manager.contentsOfDirectory(atPath: root) else { continue }
+            for folder in folders where !folder.hasPrefix(".") {
+                let folderPath = (root as NSString).appendingPathComponent(folder)
+                var isDirectory: ObjCBool = false
+                guard manager.fileExists(atPath: folderPath, isDirectory: &isDirectory), isDirectory.boolValue,
+                      let files = try? manager.contentsOfDirectory(atPath: folderPath) else { continue }
+                for file in files where !file.hasPrefix(".") {
+                    let path = standardized((folderPath as NSString).appendingPathComponent(file))
+                    if !touched.contains(path) { result.append(path) }
+                }
+            }
+        }
+        return result.sorted()
+    }
+
+    /// Deletes the given files; returns the ones deleted.
+    @discardableResult
+    public static func prune(_ paths: [String]) throws -> [String] {
+        var removed: [String] = []
+        for path in paths {
+            try FileManager.default.removeItem(atPath: path)
+            removed.append(path)
+        }
+        return removed
+    }
+
+    static func standardized(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// Fixture specs fail, skip and misbehave on purpose so that SpecKit's own
+/// tests can run them in a subprocess of the test binary and assert the
+/// output and the report. They declare their scenarios only when
+/// `SPECKIT_FIXTURES=1` (which `FixtureProcess` sets); in the normal run the
+/// classes expand to no tests at all, so they never fail `make test`.
+enum Fixtures {
+    static let enabled = ProcessInfo.processInfo.environment["SPECKIT_FIXTURES"] == "1"
+
+    /// A line the parent test looks for in the subprocess's standard output.
+    static func trace(_ text: String) {
+        print("TRACE: \(text)")
+    }
+
+    /// This folder, for finding `// @mark:` lines in fixture sources.
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+}
