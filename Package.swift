@@ -9,7 +9,9 @@ let package = Package(
     products: [
         .library(name: "StubServer", targets: ["StubServer"]),
         .library(name: "SpecKit", targets: ["SpecKit"]),
+        .library(name: "SpecKitAppSupport", targets: ["SpecKitAppSupport"]),
         .library(name: "TextSnapshot", targets: ["TextSnapshot"]),
+        .library(name: "TextScreen", targets: ["TextScreen"]),
         .library(name: "DesignerNews", targets: ["DesignerNews"]),
         .executable(name: "stubserver", targets: ["StubServerCLI"]),
     ],
@@ -21,11 +23,15 @@ let package = Package(
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer"]),
         // `make bench-router`: per-request routing cost, 10 vs 10,000 stubs.
         .executableTarget(name: "RouterBench", dependencies: ["StubServer"], path: "bench/RouterBench"),
-        .target(name: "SpecKit"),
-        .target(name: "TextSnapshot"),
+        // App code may link SpecKitAppSupport and TextScreen; they never import XCTest
+        // (`make check-app-targets`). SpecKit and TextSnapshot re-export them for tests.
+        .target(name: "SpecKitAppSupport"),
+        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport"]),
+        .target(name: "TextScreen"),
+        .target(name: "TextSnapshot", dependencies: ["TextScreen"]),
         .target(
             name: "DesignerNews",
-            dependencies: ["SpecKit", "TextSnapshot"],
+            dependencies: ["SpecKitAppSupport", "TextScreen"],
             resources: [.copy("Resources")]
         ),
         // `make bench-snapshots`: times verifying 1,000 existing text snapshots (release build).
