@@ -26,9 +26,12 @@ let package = Package(
         // App code may link SpecKitAppSupport and TextScreen; they never import XCTest
         // (`make check-app-targets`). SpecKit and TextSnapshot re-export them for tests.
         .target(name: "SpecKitAppSupport"),
-        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport"]),
+        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport", "TestRunObservation"]),
         .target(name: "TextScreen"),
-        .target(name: "TextSnapshot", dependencies: ["TextScreen"]),
+        .target(name: "TextSnapshot", dependencies: ["TextScreen", "TestRunObservation"]),
+        // Which XCTest test is running, shared by SpecKit (which starts watching while the test
+        // list is built) and TextSnapshot (which names that test in its re-record commands).
+        .target(name: "TestRunObservation"),
         .target(
             name: "DesignerNews",
             dependencies: ["SpecKitAppSupport", "TextScreen"],
@@ -40,7 +43,8 @@ let package = Package(
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit"]),
         // No bootstrap file on purpose: proves a spec target without one fails loudly.
         .testTarget(name: "SpecKitNoBootstrapTests", dependencies: ["SpecKit"]),
-        .testTarget(name: "TextSnapshotTests", dependencies: ["TextSnapshot"], exclude: ["__Snapshots__"]),
+        // SpecKit too: a scenario proves re-record commands select SpecKit-named tests.
+        .testTarget(name: "TextSnapshotTests", dependencies: ["TextSnapshot", "SpecKit"], exclude: ["__Snapshots__"]),
         .testTarget(
             name: "Specs",
             dependencies: ["DesignerNews", "SpecKit", "TextSnapshot", "StubServer"],
