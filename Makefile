@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test stub bench bench-router bench-specs bench-snapshots width-table
+.PHONY: help build test check-app-targets stub bench bench-router bench-specs bench-snapshots width-table
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -12,9 +12,12 @@ help: ## list the targets
 build: ## debug build of everything, tests included
 	$(SWIFT) build --build-tests
 
-test: ## build and run the whole test suite (what CI runs)
+test: check-app-targets ## build and run the whole test suite (what CI runs)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+check-app-targets: ## app-linkable targets (DesignerNews, SpecKitAppSupport, TextScreen) never reach XCTest
+	bash scripts/check-app-targets.sh
 
 stub: ## serve Stubs/settings.json on 127.0.0.1:$(PORT) (hot reload on edit)
 	$(SWIFT) build -c release --product stubserver
@@ -36,7 +39,7 @@ bench-snapshots: ## time verifying 1,000 existing text snapshots (release build)
 	.build/release/TextSnapshotBench
 
 width-table: ## regenerate TextSnapshot's display-width table from Unicode data (python3)
-	python3 scripts/generate-width-table.py > Sources/TextSnapshot/Layout/DisplayWidthTable.swift
+	python3 scripts/generate-width-table.py > Sources/TextScreen/Layout/DisplayWidthTable.swift
 
 # --- DesignerNews sample: the QA specs in Specs/ -------------------------------------------
 SPECS_FILTER ?= ^Specs\.

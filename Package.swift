@@ -9,7 +9,9 @@ let package = Package(
     products: [
         .library(name: "StubServer", targets: ["StubServer"]),
         .library(name: "SpecKit", targets: ["SpecKit"]),
+        .library(name: "SpecKitAppSupport", targets: ["SpecKitAppSupport"]),
         .library(name: "TextSnapshot", targets: ["TextSnapshot"]),
+        .library(name: "TextScreen", targets: ["TextScreen"]),
         .library(name: "DesignerNews", targets: ["DesignerNews"]),
         .executable(name: "stubserver", targets: ["StubServerCLI"]),
     ],
@@ -21,11 +23,18 @@ let package = Package(
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer"]),
         // `make bench-router`: per-request routing cost, 10 vs 10,000 stubs.
         .executableTarget(name: "RouterBench", dependencies: ["StubServer"], path: "bench/RouterBench"),
-        .target(name: "SpecKit"),
-        .target(name: "TextSnapshot"),
+        // App code may link SpecKitAppSupport and TextScreen; they never import XCTest
+        // (`make check-app-targets`). SpecKit and TextSnapshot re-export them for tests.
+        .target(name: "SpecKitAppSupport"),
+        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport", "TestRunObservation"]),
+        .target(name: "TextScreen"),
+        .target(name: "TextSnapshot", dependencies: ["TextScreen", "TestRunObservation"]),
+        // Which XCTest test is running, shared by SpecKit (which starts watching while the test
+        // list is built) and TextSnapshot (which names that test in its re-record commands).
+        .target(name: "TestRunObservation"),
         .target(
             name: "DesignerNews",
-            dependencies: ["SpecKit", "TextSnapshot"],
+            dependencies: ["SpecKitAppSupport", "TextScreen"],
             resources: [.copy("Resources")]
         ),
         // `make bench-snapshots`: times verifying 1,000 existing text snapshots (release build).
@@ -34,7 +43,8 @@ let package = Package(
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit"]),
         // No bootstrap file on purpose: proves a spec target without one fails loudly.
         .testTarget(name: "SpecKitNoBootstrapTests", dependencies: ["SpecKit"]),
-        .testTarget(name: "TextSnapshotTests", dependencies: ["TextSnapshot"], exclude: ["__Snapshots__"]),
+        // SpecKit too: a scenario proves re-record commands select SpecKit-named tests.
+        .testTarget(name: "TextSnapshotTests", dependencies: ["TextSnapshot", "SpecKit"], exclude: ["__Snapshots__"]),
         .testTarget(
             name: "Specs",
             dependencies: ["DesignerNews", "SpecKit", "TextSnapshot", "StubServer"],

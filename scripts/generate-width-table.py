@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate Sources/TextSnapshot/Layout/DisplayWidthTable.swift.
+"""Generate Sources/TextScreen/Layout/DisplayWidthTable.swift.
 
 Swift's `Unicode.Scalar.Properties` has no East Asian Width property on Linux, so TextSnapshot
 ships the Wide (W) and Fullwidth (F) ranges of UAX #11 as a sorted table of scalar ranges.
@@ -12,7 +12,7 @@ Rules:
 Emoji that became Wide after this Unicode version are covered at run time by
 `isEmojiPresentation` (the Swift runtime carries newer data), see DisplayWidth.swift.
 
-Run: python3 scripts/generate-width-table.py > Sources/TextSnapshot/Layout/DisplayWidthTable.swift
+Run: python3 scripts/generate-width-table.py > Sources/TextScreen/Layout/DisplayWidthTable.swift
 (or `make width-table`). Commit the result; never edit it by hand.
 """
 import sys
@@ -50,7 +50,7 @@ def main():
             merged.append([lo, hi])
     out = sys.stdout
     out.write("// GENERATED FILE — do not edit. Regenerate with `make width-table`\n")
-    out.write("// (python3 scripts/generate-width-table.py > Sources/TextSnapshot/Layout/DisplayWidthTable.swift).\n")
+    out.write("// (python3 scripts/generate-width-table.py > Sources/TextScreen/Layout/DisplayWidthTable.swift).\n")
     out.write("// East Asian Width W and F ranges from Unicode %s (Python unicodedata), assigned code points plus\n" % unicodedata.unidata_version)
     out.write("// UAX #11's default-wide blocks; gaps of unassigned code points are bridged to keep the table small.\n")
     out.write("// %d ranges.\n\n" % len(merged))

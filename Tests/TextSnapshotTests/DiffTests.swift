@@ -51,8 +51,89 @@ final class DiffTests: XCTestCase {
     }
 
     func testHintColumnCountsDisplayColumns() throws {
+        // A plainly visible change is quoted; each ideograph is a word of its own.
         let difference = try XCTUnwrap(TextDiff.compare(reference: "日本語x\n", actual: "日本語y\n"))
-        XCTAssertTrue(difference.diff.contains("?      ^ col 7: U+0078 LATIN SMALL LETTER X vs U+0079 LATIN SMALL LETTER Y"), difference.diff)
+        XCTAssertTrue(difference.diff.contains("?      ^ col 7: \"x\" → \"y\""), difference.diff)
+    }
+
+    // MARK: Visible changes are quoted, invisible ones named
+
+    func testAChangedLabelIsQuotedWordByWordWithTheCaretAtTheFirstDifference() throws {
+        // The centred button moves one column left: the first difference is a space, but what
+        // changed for a reader is the word.
+        let reference = "│ Passwort                             │\n│             ( Anmelden )             │\n"
+        let actual = "│ Passwort                             │\n│            ( Einloggen )             │\n"
+        let difference = try XCTUnwrap(TextDiff.compare(reference: reference, actual: actual))
+        XCTAssertEqual(difference.diff.components(separatedBy: "\n").suffix(3), [
+            "-│             ( Anmelden )             │",
+            "+│            ( Einloggen )             │",
+            "?" + String(repeating: " ", count: 13) + "^ col 14: \"Anmelden\" → \"Einloggen\"",
+        ])
+        XCTAssertEqual(difference.summary, "1 line differs (line 2, col 14: \"Anmelden\" → \"Einloggen\")")
+    }
+
+    func testVisibleChangesQuoteWholeWords() {
+        XCTAssertEqual(DiffHint(old: "( Anmelden )", new: "( Einloggen )").explanation, #"col 3: "Anmelden" → "Einloggen""#)
+        XCTAssertEqual(DiffHint(old: "42 points · 5 comments", new: "43 points · 5 comments").explanation, #"col 2: "42" → "43""#)
+        XCTAssertEqual(DiffHint(old: "Log in to vote", new: "Sign in to upvote").explanation, #"col 1: "Log in to vote" → "Sign in to upvote""#)
+        XCTAssertEqual(DiffHint(old: "Top stories", new: "Top stories ⟳").explanation, #"col 12: nothing → "⟳""#)
+        XCTAssertEqual(DiffHint(old: "Ask DN: Swift?", new: "Ask DN Swift?").explanation, #"col 7: ":" → nothing"#)
+        XCTAssertEqual(DiffHint(old: "Say \"hi\"", new: "Say \"ho\"").explanation, #"col 7: "hi" → "ho""#)
+        XCTAssertEqual(DiffHint(old: "トップ記事", new: "トップニュース").explanation, #"col 7: "記事" → "ニュース""#)
+        XCTAssertEqual(DiffHint(old: "café", new: "cafe").explanation, #"col 4: "café" → "cafe""#)
+        XCTAssertEqual(DiffHint(old: "منذ يومين", new: "منذ يوم").explanation, #"col 8: "يومين" → "يوم""#)
+    }
+
+    func testLongVisibleChangesAreClipped() {
+        let old = "The quick brown fox jumps over the lazy dog again and again"
+        let new = "A slow red fox crawls under the busy cat again and again"
+        XCTAssertEqual(
+            DiffHint(old: old, new: new).explanation,
+            #"col 1: "The quick brown fox jumps over…" → "A slow red fox crawls under the…""#)
+        XCTAssertEqual(DiffHint.quoteLimit, 32)
+    }
+
+    func testInvisibleAndLookAlikeChangesAreNamed() {
+        // Whitespace other than a space, format characters, combining marks, controls.
+        XCTAssertEqual(DiffHint(old: "10:13 PM", new: "10:13\u{202F}PM").explanation, "col 6: U+0020 SPACE vs U+202F NARROW NO-BREAK SPACE")
+        XCTAssertEqual(DiffHint(old: "a\tb", new: "a b").explanation, "col 2: U+0009 CHARACTER TABULATION vs U+0020 SPACE")
+        XCTAssertEqual(
+            DiffHint(old: "👩‍💻 Ada", new: "👩💻 Ada").explanation,
+            "col 1: U+200D ZERO WIDTH JOINER vs nothing")
+        XCTAssertEqual(
+            DiffHint(old: "Hello", new: "Hel\u{200B}lo").explanation, "col 4: nothing vs U+200B ZERO WIDTH SPACE")
+        XCTAssertEqual(
+            DiffHint(old: "\u{200F}مرحبا", new: "مرحبا").explanation, "col 1: U+200F RIGHT-TO-LEFT MARK vs nothing")
+        XCTAssertEqual(
+            DiffHint(old: "nai\u{308}ve", new: "naive").explanation, "col 3: U+0308 COMBINING DIAERESIS vs nothing")
+        // Look-alikes: Cyrillic а for Latin a, a typographic apostrophe, an en dash.
+        XCTAssertEqual(
+            DiffHint(old: "Log in as admin", new: "Log in as \u{430}dmin").explanation,
+            "col 11: U+0061 LATIN SMALL LETTER A vs U+0430 CYRILLIC SMALL LETTER A")
+        XCTAssertEqual(
+            DiffHint(old: "Don't", new: "Don\u{2019}t").explanation, "col 4: U+0027 APOSTROPHE vs U+2019 RIGHT SINGLE QUOTATION MARK")
+        XCTAssertEqual(DiffHint(old: "1-2", new: "1\u{2013}2").explanation, "col 2: U+002D HYPHEN-MINUS vs U+2013 EN DASH")
+        XCTAssertEqual(
+            DiffHint(old: "ＡＢ", new: "AB").explanation,
+            "col 1: U+FF21 FULLWIDTH LATIN CAPITAL LETTER A U+FF22 FULLWIDTH LATIN CAPITAL LETTER B vs U+0041 LATIN CAPITAL LETTER A U+0042 LATIN CAPITAL LETTER B")
+        // A whole word in another script is an ordinary, visible change.
+        XCTAssertEqual(DiffHint(old: "Войти", new: "Вход").explanation, #"col 2: "Войти" → "Вход""#)
+    }
+
+    func testSpacingOnlyChangesSayWhereTheSpacesDiffer() {
+        XCTAssertEqual(DiffHint(old: "a b", new: "a  b").explanation, "col 3: nothing vs U+0020 SPACE")
+        XCTAssertEqual(DiffHint(old: "Continue", new: "Continue  ").explanation, "col 9: nothing vs U+0020 SPACE U+0020 SPACE; trailing whitespace")
+        // Text that moved: the names of the shifted scalars would be noise.
+        XCTAssertEqual(
+            DiffHint(old: "│   ( OK )  │", new: "│  ( OK )   │").explanation, #"col 4: only spaces differ: 3 vs 2 before "( OK )""#)
+        XCTAssertEqual(
+            DiffHint(old: "│ Title   42 │", new: "│ Title  42  │").explanation, #"col 10: only spaces differ: 3 vs 2 before "42""#)
+    }
+
+    func testAVisibleChangeOnTheLastLineStillSaysTheNewlineIsMissing() {
+        XCTAssertEqual(
+            DiffHint(old: "Anmelden", oldHasNewline: true, new: "Einloggen", newHasNewline: false).explanation,
+            #"col 1: "Anmelden" → "Einloggen"; no newline at the end of the actual text"#)
     }
 
     func testHunksHaveThreeLinesOfContextAndOneBasedHeaders() throws {

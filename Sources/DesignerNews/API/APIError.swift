@@ -1,5 +1,5 @@
 import Foundation
-import SpecKit
+import SpecKitAppSupport
 
 /// Why an API call failed.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import SpecKit
+import SpecKitAppSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,6 +1,6 @@
 import Foundation
-import SpecKit
-import TextSnapshot
+import SpecKitAppSupport
+import TextScreen
 
 /// The app's current ``Environment`` on a stack, Kickstarter style: push one for a screen or a
 /// spec, pop it when done, or run a closure inside one with ``withEnvironment(_:_:)``.
@@ -14,7 +14,7 @@ import TextSnapshot
 ///     StoriesViewModel().inputs.viewDidLoad()   // sees Arabic
 /// }                                             // the previous environment is back
 /// ```
-/// Built on SpecKit's `EnvironmentStack`: thread-safe, and the root environment is never popped.
+/// Built on `EnvironmentStack` (SpecKitAppSupport, no XCTest): thread-safe, and the root environment is never popped.
 public enum AppEnvironment {
     /// The key the access token is stored under.
     public static let accessTokenKey = "com.designernews.access_token"

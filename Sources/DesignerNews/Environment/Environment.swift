@@ -1,5 +1,5 @@
 import Foundation
-import TextSnapshot
+import TextScreen
 
 /// Everything the app reads from the outside world, in one value: the API, the reader's
 /// language, the clock, time zone and calendar, and where the token is stored. View models read

@@ -1,5 +1,5 @@
 import Foundation
-import TextSnapshot
+import TextScreen
 
 /// "just now", "5 minutes ago", "3 hours ago", "yesterday", "4 days ago", then the date — in the
 /// environment's language, against its clock, with days counted in its time zone.

@@ -1,9 +1,9 @@
 import Foundation
-import TextSnapshot
+import TextScreen
 
 /// The app's `Localizable.strings` tables (en, de, es, fr, ja, ar), loaded once from the module's
 /// `Resources/<lang>.lproj/`. Plurals use key suffixes (`story.points.one`, `.other`, and Arabic's
-/// `.zero`, `.two`, `.few`, `.many`), which TextSnapshot's `Localizer` resolves.
+/// `.zero`, `.two`, `.few`, `.many`), which TextScreen's `Localizer` resolves.
 ///
 /// ```swift
 /// let strings = DesignerNewsStrings.localizer(for: .de)

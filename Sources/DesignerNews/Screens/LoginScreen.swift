@@ -1,5 +1,5 @@
 import Foundation
-import TextSnapshot
+import TextScreen
 
 /// The login screen drawn as text: what a reader sees for a ``LoginViewModel/State``.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import TextSnapshot
+import TextScreen
 
 /// The stories screen drawn as text: the list, its loading, empty and error states.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import TextSnapshot
+import TextScreen
 
 /// Turns an ``APIError`` into a sentence for the reader, in the environment's language.
 /// Readers never see status codes or the server's English `error_description`.

@@ -1,5 +1,5 @@
 import Foundation
-import TextSnapshot
+import TextScreen
 
 /// What the stories screen tells its view model.
 @MainActor

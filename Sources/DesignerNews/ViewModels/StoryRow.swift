@@ -1,5 +1,5 @@
 import Foundation
-import TextSnapshot
+import TextScreen
 
 /// One row of the stories list, ready to show: every string is in the reader's language.
 ///

@@ -1,4 +1,9 @@
 import Foundation
+import SpecKitAppSupport
+
+// SpecKit's JSON comparison works on SpecKitAppSupport's order-keeping parser.
+typealias JSONValue = StrictJSON.Value
+typealias JSONParser = StrictJSON.Parser
 
 /// Structural JSON comparison: object key order is ignored, array order is
 /// not, numbers compare by value (`1` equals `1.0`). Each difference names its

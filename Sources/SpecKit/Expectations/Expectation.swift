@@ -5,14 +5,20 @@ import Foundation
 /// The expression is evaluated lazily, once for `to`/`toNot` and on every poll
 /// for `toEventually`. Failures are recorded at the caller's line and, inside
 /// a step, start with the step: `[Then the title is shown] expected to …`.
+///
+/// Disfavoured so that a trailing closure always means the closure form: without it a
+/// multi-statement closure returning nothing (`expect { let y = 1; throw E() }`) could be
+/// wrapped in this autoclosure and checked as a value, never run.
+@_disfavoredOverload
 public func expect<Value>(
     _ expression: @autoclosure @escaping () throws -> Value?, file: StaticString = #filePath, line: UInt = #line
 ) -> Expectation<Value> {
     Expectation(expression: expression, file: file, line: line)
 }
 
-/// Closure form, for code that throws or returns nothing:
-/// `expect { try decode(Story.self, fromJSON: json) }.to(throwError())`.
+/// Closure form, for code that throws or returns nothing, in one expression or several statements:
+/// `expect { try decode(Story.self, fromJSON: json) }.to(throwError())`,
+/// `expect { vm.inputs.retry(); try vm.save() }.toNot(throwError())`.
 public func expect<Value>(
     file: StaticString = #filePath, line: UInt = #line, _ expression: @escaping () throws -> Value?
 ) -> Expectation<Value> {

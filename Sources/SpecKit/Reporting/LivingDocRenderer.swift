@@ -1,4 +1,5 @@
 import Foundation
+import SpecKitAppSupport
 
 /// Renders `LIVING-DOC.md`: features, rules and scenarios as Gherkin reads
 /// them, every step with ✓ / ✗ / skipped, durations, failure text and tags.
@@ -135,9 +136,7 @@ enum LivingDocRenderer {
 
     /// Paths below the current directory are shown relative to it.
     static func displayPath(_ path: String) -> String {
-        let cwd = FileManager.default.currentDirectoryPath
-        let prefix = cwd.hasSuffix("/") ? cwd : cwd + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+        DisplayPath.relativeToCurrentDirectory(path)
     }
 
     private static func timestamp(_ date: Date) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import TestRunObservation
 import XCTest
 
 /// Watches the test run: writes a fragment when a scenario's test finishes and
@@ -23,6 +24,8 @@ final class ReportObserver: NSObject, XCTestObservation, @unchecked Sendable {
         }
         guard first else { return }
         XCTestObservationCenter.shared.addTestObserver(shared)
+        // Before any test runs, so TextSnapshot's re-record commands can name even the first one.
+        RunningTest.startObserving()
     }
 
     func testCaseWillStart(_ testCase: XCTestCase) {

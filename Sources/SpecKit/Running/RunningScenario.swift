@@ -1,3 +1,4 @@
+import SpecKitAppSupport
 import XCTest
 
 /// The scenario currently running in this process (XCTest runs one test at a time).
@@ -65,22 +66,10 @@ enum ErrorText {
         return "threw " + describe(error)
     }
 
+    /// `error "…" (Type)`, worded as decoding failures word it.
     static func describe(_ error: Error) -> String {
-        let type = ValueDump.name(of: Swift.type(of: error))
-        let text: String
-        if let localized = error as? LocalizedError, let description = localized.errorDescription {
-            text = description
-        } else {
-            text = String(describing: error)
-        }
-        return "error \"\(text)\" (\(type))"
+        ErrorDescription.describe(error)
     }
-}
-
-/// An error whose description already reads as a test failure, so a step that
-/// throws it shows the text as is (`[Given …] could not decode Story: …`).
-public protocol SpecKitFailureDescribing: Error {
-    var failureDescription: String { get }
 }
 
 

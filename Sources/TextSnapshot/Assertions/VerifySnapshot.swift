@@ -76,7 +76,7 @@ struct SnapshotRecorder {
         }
         let actualData = Data(actual.utf8)
         let reference = FileManager.default.contents(atPath: path)
-        let filter = SnapshotObserver.testFilter(file: file, testName: testName)
+        let filter = TestFilter.argument(testName: testName)
         let prefix = policy.refusal.map { "\($0)\n" } ?? ""
 
         // Record mode .all: always write, always fail.
@@ -90,7 +90,7 @@ struct SnapshotRecorder {
             return write(actual, to: path, kind: .recorded, refusal: policy.refusal, message: """
                 \(prefix)Record mode .all (\(policy.source)): wrote snapshot \(quoted(identifier)) (\(change)).
                   wrote: \(path)
-                  verify: turn record mode off and re-run: swift test --filter '\(filter)'
+                  verify: turn record mode off and re-run: swift test --filter \(filter)
                 """)
         }
 
@@ -102,13 +102,13 @@ struct SnapshotRecorder {
                     \(prefix)No reference snapshot \(quoted(identifier)); nothing was written because \(why).
                       reference: \(path)
                       actual:    \(artifact ?? "(could not be saved)")
-                      record it: TEXT_SNAPSHOT_RECORD=missing swift test --filter '\(filter)'
+                      record it: TEXT_SNAPSHOT_RECORD=missing swift test --filter \(filter)
                     """, referencePath: path, artifactPath: artifact, refusal: policy.refusal)
             }
             return write(actual, to: path, kind: .recorded, refusal: policy.refusal, message: """
                 \(prefix)No reference snapshot \(quoted(identifier)) was found, so it was recorded (record mode .\(policy.mode.rawValue), \(policy.source)).
                   wrote: \(path)
-                  Review it, then re-run: swift test --filter '\(filter)'
+                  Review it, then re-run: swift test --filter \(filter)
                 """)
         }
 
@@ -124,7 +124,7 @@ struct SnapshotRecorder {
         let details = """
               reference: \(path)
               actual:    \(artifact ?? "(could not be saved)")
-              diff:      diff -u '\(path)' '\(artifact ?? "actual")'
+              diff:      diff -u \(TestFilter.shellQuoted(path)) \(TestFilter.shellQuoted(artifact ?? "actual"))
             """
         if policy.mode == .failed {
             var failure = write(actual, to: path, kind: .recorded, refusal: policy.refusal, message: """
@@ -139,7 +139,7 @@ struct SnapshotRecorder {
         return SnapshotFailure(kind: .mismatch, message: """
             \(prefix)Snapshot \(quoted(identifier)) does not match reference: \(difference.summary)
             \(details)
-              re-record: TEXT_SNAPSHOT_RECORD=failed swift test --filter '\(filter)'
+              re-record: TEXT_SNAPSHOT_RECORD=failed swift test --filter \(filter)
             \(difference.diff)
             """, referencePath: path, artifactPath: artifact, difference: difference, refusal: policy.refusal)
     }

@@ -1,6 +1,7 @@
 /// A unified diff of two texts, compared byte for byte on UTF-8 (never `String ==`, which treats
-/// NFC and NFD as equal), with a hint line under each changed pair naming the first differing
-/// display column and the Unicode names of the differing scalars.
+/// NFC and NFD as equal), with a hint line (``DiffHint``) under each changed pair: the first
+/// differing display column, then the changed words quoted, or — for invisible, whitespace,
+/// combining and look-alike characters — the Unicode names of the differing scalars.
 ///
 /// ```swift
 /// let difference = TextDiff.compare(reference: "Ends at 10:13 PM\n", actual: "Ends at 10:13\u{202F}PM\n")!

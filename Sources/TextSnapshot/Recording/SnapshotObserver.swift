@@ -1,17 +1,19 @@
 import Foundation
+import TestRunObservation
 import XCTest
 
-/// Watches the test run (registered on the first snapshot assertion): names the current test for
-/// re-record commands, resets the automatic snapshot numbers after each test, and after a full run
-/// lists snapshot files no test touched (`TEXT_SNAPSHOT_STRICT=1` fails the run,
-/// `TEXT_SNAPSHOT_PRUNE=1` deletes them when the run passed without skips).
+/// Watches the test run (registered on the first snapshot assertion): resets the automatic snapshot
+/// numbers after each test, and after a full run lists snapshot files no test touched
+/// (`TEXT_SNAPSHOT_STRICT=1` fails the run, `TEXT_SNAPSHOT_PRUNE=1` deletes them when the run
+/// passed without skips). Which test is running is `RunningTest`'s job (TestRunObservation).
 final class SnapshotObserver: NSObject, XCTestObservation, @unchecked Sendable {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var registered = false
-    nonisolated(unsafe) private static var currentTest: String?
     nonisolated(unsafe) private static var runWasClean = true
 
     static func registerIfNeeded() {
+        // Names the running test in re-record commands; SpecKit may have started it earlier.
+        RunningTest.startObserving()
         lock.lock()
         defer { lock.unlock() }
         guard !registered else { return }
@@ -24,43 +26,10 @@ final class SnapshotObserver: NSObject, XCTestObservation, @unchecked Sendable {
         }
     }
 
-    /// The `swift test --filter` pattern for a test: `Class/testName$` when the running test is known,
-    /// else `/testName$` (any class; harmless with `TEXT_SNAPSHOT_RECORD=failed`, which only rewrites failures).
-    static func testFilter(file: String, testName: String) -> String {
-        let method = SnapshotFiles.sanitize(testName)
-        lock.lock()
-        let current = currentTest
-        lock.unlock()
-        if let current, let className = className(fromTestName: current, method: method) {
-            return "\(className)/\(method)$"
-        }
-        return "/\(method)$"
-    }
-
-    /// `LoginTests.testLogin` (Linux) or `-[LoginTests testLogin]` (Darwin) → `LoginTests`, if the method matches.
-    static func className(fromTestName name: String, method: String) -> String? {
-        var trimmed = name
-        if trimmed.hasPrefix("-[") && trimmed.hasSuffix("]") {
-            trimmed = String(trimmed.dropFirst(2).dropLast())
-            let parts = trimmed.split(separator: " ")
-            guard parts.count == 2, parts[1] == method else { return nil }
-            return String(parts[0])
-        }
-        guard let dot = trimmed.lastIndex(of: "."), trimmed[trimmed.index(after: dot)...] == method else { return nil }
-        return String(trimmed[..<dot])
-    }
-
-    func testCaseWillStart(_ testCase: XCTestCase) {
-        SnapshotObserver.lock.lock()
-        SnapshotObserver.currentTest = testCase.name
-        SnapshotObserver.lock.unlock()
-    }
-
     func testCaseDidFinish(_ testCase: XCTestCase) {
         SnapshotLedger.shared.resetCounters()
         let run = testCase.testRun
         SnapshotObserver.lock.lock()
-        SnapshotObserver.currentTest = nil
         if let run, run.hasBeenSkipped || run.totalFailureCount > 0 { SnapshotObserver.runWasClean = false }
         SnapshotObserver.lock.unlock()
     }

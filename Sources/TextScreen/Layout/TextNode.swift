@@ -1,8 +1,8 @@
-/// A screen described as text: the small layout model TextSnapshot lays out on a device's grid.
+/// A screen described as text: the small layout model laid out on a device's grid.
 ///
-/// Build one per screen state from your view model's outputs, then snapshot it with
-/// ``assertScreenSnapshots(languages:devices:orientations:sampling:localizer:record:snapshotDirectory:file:testName:line:_:)``
-/// or the ``Snapshotting/screen(device:orientation:language:)`` strategy.
+/// Build one per screen state from your view model's outputs (app code may, as this module never
+/// imports XCTest), then snapshot it in tests with TextSnapshot's `assertScreenSnapshots(…)` or the
+/// `.screen(device:orientation:language:)` strategy.
 ///
 /// ```swift
 /// let screen: TextNode = .stack([

@@ -1,4 +1,4 @@
-/// CLDR plural categories. `.stringsdict` crashes Foundation on Linux, so TextSnapshot picks the
+/// CLDR plural categories. `.stringsdict` crashes Foundation on Linux, so TextScreen picks the
 /// category itself and looks up `key.<category>` (Kickstarter's key-suffix plurals).
 ///
 /// ```swift

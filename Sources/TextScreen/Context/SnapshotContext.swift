@@ -4,8 +4,9 @@ import Foundation
 /// language, locale, layout direction, device, orientation, size classes, a fixed clock
 /// (2023-11-14T22:13:20Z), UTC, a gregorian calendar, sequential UUIDs and a seeded random source.
 ///
-/// ``assertScreenSnapshots(languages:devices:orientations:sampling:localizer:record:snapshotDirectory:file:testName:line:_:)``
-/// makes a fresh one per combination; it is also ``SnapshotContext/current`` while your closure runs.
+/// TextSnapshot's `assertScreenSnapshots(…)` makes a fresh one per combination; it is also
+/// ``SnapshotContext/current`` while your closure runs. App code may build one too (this module never
+/// imports XCTest).
 ///
 /// ```swift
 /// assertScreenSnapshots(languages: [.en, .ja], devices: [.phone4inch, .pad], localizer: appStrings) { context in

@@ -9,7 +9,7 @@ public struct LocalizationError: Error, CustomStringConvertible, Sendable, Equat
 /// Looks strings up in one language's `.strings` tables, falling back to the development language,
 /// then showing the key as `⟦key⟧` so a missing string is visible in every snapshot.
 ///
-/// Tables are parsed by TextSnapshot itself (the same on Linux and Darwin, with file:line errors);
+/// Tables are parsed by TextScreen itself (the same on Linux and Darwin, with file:line errors);
 /// `Bundle.developmentLocalization`, `preferredLocalizations` and `.stringsdict` are never used, as they
 /// trap, lie or crash on Linux.
 ///

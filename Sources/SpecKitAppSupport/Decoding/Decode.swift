@@ -26,7 +26,7 @@ public func decode<T: Decodable>(_ type: T.Type, fromFile path: String, decoder:
 
 /// Decodes a JSON file at `url`; the failure names the file.
 public func decode<T: Decodable>(_ type: T.Type, fromFile url: URL, decoder: JSONDecoder = JSONDecoder()) throws -> T {
-    let shown = LivingDocRenderer.displayPath(url.path)
+    let shown = DisplayPath.relativeToCurrentDirectory(url.path)
     let data: Data
     do {
         data = try Data(contentsOf: url)
@@ -46,39 +46,13 @@ private func decode<T: Decodable>(_ type: T.Type, data: Data, source: String?, d
         // Foundation on Linux gives no position for malformed JSON; our parser does.
         if failure.reason == .dataCorrupted, failure.codingPath.isEmpty {
             do {
-                _ = try JSONParser.parse(data)
-            } catch let syntax as JSONSyntaxError {
+                _ = try StrictJSON.Parser.parse(data)
+            } catch let syntax as StrictJSON.SyntaxError {
                 throw DecodingFailure(
                     typeName: failure.typeName, source: source, reason: .dataCorrupted, codingPath: "",
                     detail: syntax.description)
             }
         }
         throw failure
-    }
-}
-
-/// Passes when the JSON text decodes as `type`; otherwise the message names
-/// the coding path: `expect(json).to(beDecodable(as: Story.self))`.
-public func beDecodable<T: Decodable>(as type: T.Type, decoder: JSONDecoder = JSONDecoder()) -> Matcher<String> {
-    decodableMatcher(type) { try decode(type, fromJSON: $0, decoder: decoder) }
-}
-
-/// Passes when the JSON data decodes as `type`; otherwise the message names the coding path.
-public func beDecodable<T: Decodable>(as type: T.Type, decoder: JSONDecoder = JSONDecoder()) -> Matcher<Data> {
-    decodableMatcher(type) { try decode(type, fromJSON: $0, decoder: decoder) }
-}
-
-private func decodableMatcher<Input, T>(_ type: T.Type, _ attempt: @escaping (Input) throws -> T) -> Matcher<Input> {
-    Matcher { actual in
-        let expectation = "be decodable as \(String(describing: type))"
-        guard let input = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
-        do {
-            let value = try attempt(input)
-            return MatchResult(true, expectation: expectation, actual: describeValue(value))
-        } catch {
-            return MatchResult(false, expectation: expectation, actual: ErrorText.failureMessage(for: error))
-        }
     }
 }

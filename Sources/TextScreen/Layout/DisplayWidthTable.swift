@@ -1,5 +1,5 @@
 // GENERATED FILE — do not edit. Regenerate with `make width-table`
-// (python3 scripts/generate-width-table.py > Sources/TextSnapshot/Layout/DisplayWidthTable.swift).
+// (python3 scripts/generate-width-table.py > Sources/TextScreen/Layout/DisplayWidthTable.swift).
 // East Asian Width W and F ranges from Unicode 14.0.0 (Python unicodedata), assigned code points plus
 // UAX #11's default-wide blocks; gaps of unassigned code points are bridged to keep the table small.
 // 81 ranges.

@@ -59,7 +59,7 @@ public struct DecodingFailure: Error, CustomStringConvertible, SpecKitFailureDes
         guard let decodingError = error as? DecodingError else {
             self.init(
                 typeName: typeName, source: source, reason: .dataCorrupted, codingPath: "",
-                detail: ErrorText.describe(error))
+                detail: ErrorDescription.describe(error))
             return
         }
         switch decodingError {

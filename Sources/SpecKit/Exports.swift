@@ -1,0 +1,4 @@
+// SpecKit is the XCTest-facing half; what app code may also link (EnvironmentStack,
+// decode(_:fromJSON:), DecodingFailure) lives in SpecKitAppSupport, re-exported here so
+// `import SpecKit` keeps giving specs everything.
+@_exported import SpecKitAppSupport

@@ -1,0 +1,112 @@
+import Foundation
+import XCTest
+
+/// Which XCTest test this process is running, for messages that tell the reader how to run it
+/// again (`swift test --filter '^Specs\.LoginSpec/A wrong password in de$'`).
+///
+/// XCTest has no public "current test", and an observer only hears about tests that start after
+/// it was added. So whoever can start watching earliest does: SpecKit while XCTest builds its
+/// test list (before any test runs), TextSnapshot on its first assertion otherwise. Both share
+/// this one observer.
+package enum RunningTest {
+    /// A test as `swift test` lists it: `<module>.<class>/<method>`.
+    package struct Identity: Sendable, Equatable {
+        /// `Specs.LoginSpec`: module-qualified when the runtime can say so, else just the class.
+        package var className: String
+        /// True when ``className`` starts with the module, so a filter may anchor at `^`.
+        package var isModuleQualified: Bool
+        /// `testLogin`, or a SpecKit scenario's name such as `Success - The QA account logs in @smoke`.
+        package var methodName: String
+
+        package init(className: String, isModuleQualified: Bool, methodName: String) {
+            self.className = className
+            self.isModuleQualified = isModuleQualified
+            self.methodName = methodName
+        }
+    }
+
+    private static let state = StateBox()
+
+    /// The test running now, if it started after observation began.
+    package static var current: Identity? {
+        state.withLock { $0.current }
+    }
+
+    /// Starts watching test starts and ends, once per process. Call it as early as you can.
+    package static func startObserving() {
+        let first = state.withLock { state -> Bool in
+            defer { state.observing = true }
+            return !state.observing
+        }
+        guard first else { return }
+        let observer = RunningTestObserver()
+        // XCTest calls observers on the main thread; add ours there too.
+        if Thread.isMainThread {
+            MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(observer) }
+        } else {
+            DispatchQueue.main.async { MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(observer) } }
+        }
+    }
+
+    /// The identity of `testCase` as `swift test` lists it.
+    package static func identity(of testCase: XCTestCase) -> Identity {
+        let type = Swift.type(of: testCase)
+        let reflected = String(reflecting: type)
+        // Private and local classes reflect as `Module.(unknown context at $…).Name`.
+        let qualified = !reflected.contains("(") && reflected.contains(".")
+        let className = qualified ? reflected : String(describing: type)
+        return Identity(className: className, isModuleQualified: qualified,
+                        methodName: methodName(fromTestName: testCase.name, className: String(describing: type)))
+    }
+
+    /// The method part of XCTest's test name: `-[Module.Class method name]` on Apple platforms,
+    /// `Class.method name` in swift-corelibs-xctest.
+    package static func methodName(fromTestName name: String, className: String) -> String {
+        if name.hasPrefix("-["), name.hasSuffix("]"), let space = name.firstIndex(of: " ") {
+            return String(name[name.index(after: space)..<name.index(before: name.endIndex)])
+        }
+        if name.hasPrefix(className + ".") {
+            return String(name.dropFirst(className.count + 1))
+        }
+        // Method names never contain dots (SpecKit turns them into `·`), class names might.
+        if let dot = name.lastIndex(of: ".") {
+            return String(name[name.index(after: dot)...])
+        }
+        return name
+    }
+
+    fileprivate static func started(_ testCase: XCTestCase) {
+        let identity = identity(of: testCase)
+        state.withLock { $0.current = identity }
+    }
+
+    fileprivate static func finished() {
+        state.withLock { $0.current = nil }
+    }
+}
+
+private final class StateBox: @unchecked Sendable {
+    struct State {
+        var observing = false
+        var current: RunningTest.Identity?
+    }
+
+    private let lock = NSLock()
+    private var state = State()
+
+    func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
+    }
+}
+
+private final class RunningTestObserver: NSObject, XCTestObservation, @unchecked Sendable {
+    func testCaseWillStart(_ testCase: XCTestCase) {
+        RunningTest.started(testCase)
+    }
+
+    func testCaseDidFinish(_ testCase: XCTestCase) {
+        RunningTest.finished()
+    }
+}
