@@ -1,36 +1,46 @@
-/// A stub ready to serve: its conditions (cheapest first), what the route index may key it
-/// by, and its response plan.
+/// A stub ready to serve: its conditions (cheapest first), the key the route index files it
+/// under, and its response plan.
 final class CompiledStub: Sendable {
     let reference: StubReference
     let summary: String?
     let conditions: [RequestCondition]
+    /// The conditions the route index does not prove when it offers this stub (it proves an
+    /// exact `uri` and a literal `method`).
+    let residualConditions: [RequestCondition]
+    let routeKey: RouteKey
     let isCatchAll: Bool
-    /// Set when the stub's own `uri` is an exact path: the route index buckets it there.
-    let literalPath: String?
-    /// Set when the stub's own `method` is exact (upper-cased).
-    let literalMethod: String?
     /// The `uri` `path` pattern whose captures templates read as `req.path.name`.
     let pathPattern: AntPathPattern?
     let plan: ResponsePlan
 
     init(
         reference: StubReference, summary: String?, conditions: [RequestCondition], isCatchAll: Bool,
-        literalPath: String?, literalMethod: String?, pathPattern: AntPathPattern?, plan: ResponsePlan
+        pathPattern: AntPathPattern?, plan: ResponsePlan
     ) {
         self.reference = reference
         self.summary = summary
         // Stable sort: equal costs keep the order they were written in.
-        self.conditions = conditions.enumerated().sorted { ($0.element.cost, $0.offset) < ($1.element.cost, $1.offset) }.map(\.element)
+        let sorted = conditions.enumerated().sorted { ($0.element.cost, $0.offset) < ($1.element.cost, $1.offset) }.map(\.element)
+        self.conditions = sorted
+        let key = isCatchAll ? RouteKey.unkeyed : RouteKey(conditions: sorted)
+        routeKey = key
+        residualConditions = sorted.enumerated().filter { !key.implied.contains($0.offset) }.map(\.element)
         self.isCatchAll = isCatchAll
-        self.literalPath = literalPath
-        self.literalMethod = literalMethod
         self.pathPattern = pathPattern
         self.plan = plan
     }
 
+    /// Every condition holds (what a top-to-bottom scan asks).
     @inline(__always)
     func matches(_ view: RequestView) -> Bool {
         for condition in conditions where !condition.matches(view) { return false }
+        return true
+    }
+
+    /// The conditions the route index left to check hold.
+    @inline(__always)
+    func matchesResidual(_ view: RequestView) -> Bool {
+        for condition in residualConditions where !condition.matches(view) { return false }
         return true
     }
 
@@ -47,24 +57,18 @@ enum StubCompiler {
         var conditions: [RequestCondition] = []
         let scope = definition.scope
         let context = normalizedContext(scope.context)
-        var literalPath: String?
-        var literalMethod: String?
         var pathPattern: AntPathPattern?
 
         for (offset, pattern) in scope.requests.enumerated() {
             conditions += compileRequest(
                 pattern, context: "", path: "(settings request \(offset + 1))", labelPrefix: "settings ", scope: scope,
-                problems: &problems, literalPath: nil, literalMethod: nil, pathPattern: nil)
+                problems: &problems, pathPattern: nil)
         }
         if let request = definition.request {
-            var path: String?
-            var method: String?
             var capture: AntPathPattern?
             conditions += compileRequest(
                 request, context: context, path: ".request", labelPrefix: "", scope: scope, problems: &problems,
-                literalPath: &path, literalMethod: &method, pathPattern: &capture)
-            literalPath = path
-            literalMethod = method
+                pathPattern: &capture)
             pathPattern = capture
             if request.uri == nil, !context.isEmpty {
                 conditions.append(RequestCondition(test: .uriWithin(context), label: "uri", expectation: "under the context \(quoted(context))"))
@@ -98,8 +102,7 @@ enum StubCompiler {
         guard problems.count == before else { return nil }
         return CompiledStub(
             reference: reference, summary: definition.description, conditions: conditions,
-            isCatchAll: definition.request == nil, literalPath: literalPath, literalMethod: literalMethod,
-            pathPattern: pathPattern, plan: ResponsePlan(steps: steps, owner: reference.description))
+            isCatchAll: definition.request == nil, pathPattern: pathPattern, plan: ResponsePlan(steps: steps, owner: reference.description))
     }
 
     /// `/billing/` → `/billing`; `billing` → `/billing`; `/` and "" → "".
@@ -119,8 +122,7 @@ enum StubCompiler {
 
     private static func compileRequest(
         _ pattern: RequestPattern, context: String, path: String, labelPrefix: String, scope: StubScope,
-        problems: inout [StubCompileProblem], literalPath: inout String?, literalMethod: inout String?,
-        pathPattern: inout AntPathPattern?
+        problems: inout [StubCompileProblem], pathPattern: inout AntPathPattern?
     ) -> [RequestCondition] {
         var conditions: [RequestCondition] = []
         func add(_ test: RequestCondition.Test, _ label: String, _ expectation: String) {
@@ -164,7 +166,6 @@ enum StubCompiler {
                 if case .path(let pattern) = compiled {
                     if pattern.literal == nil { pathPattern = pattern }
                 }
-                literalPath = compiled.literal
             }
             if needsWithin {
                 add(.uriWithin(context), "uri", "under the context \(quoted(context))")
@@ -172,7 +173,6 @@ enum StubCompiler {
         }
         if let method = pattern.method, let compiled = predicate(method, at: ".method", caseInsensitive: true) {
             add(.method(compiled), "method", method.description)
-            literalMethod = compiled.literal
         }
         if let version = pattern.version, let compiled = predicate(version, at: ".version") {
             add(.version(compiled), "version", version.description)
@@ -281,14 +281,12 @@ enum StubCompiler {
 
     private static func compileRequest(
         _ pattern: RequestPattern, context: String, path: String, labelPrefix: String, scope: StubScope,
-        problems: inout [StubCompileProblem], literalPath: String?, literalMethod: String?, pathPattern: AntPathPattern?
+        problems: inout [StubCompileProblem], pathPattern: AntPathPattern?
     ) -> [RequestCondition] {
-        var ignoredPath: String?
-        var ignoredMethod: String?
         var ignoredPattern: AntPathPattern?
         return compileRequest(
             pattern, context: context, path: path, labelPrefix: labelPrefix, scope: scope, problems: &problems,
-            literalPath: &ignoredPath, literalMethod: &ignoredMethod, pathPattern: &ignoredPattern)
+            pathPattern: &ignoredPattern)
     }
 }
 

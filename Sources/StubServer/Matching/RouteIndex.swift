@@ -1,73 +1,388 @@
-/// Finds candidate stubs for a request without scanning all of them, while keeping moco's
-/// "first match in config order" exactly.
+/// Finds the first stub in config order that accepts a request without trying every stub, by
+/// filing each stub under its `RouteKey`:
 ///
-/// Stubs whose `uri` is an exact path go into a bucket for that path (and, when their method
-/// is exact too, a sub-bucket for the method); every other stub goes into an ordered fallback
-/// list (also split by exact method). A stub in the bucket for path P can only match requests
-/// whose decoded path is P, so for a request we merge, by config position, the lists that could
-/// match it: bucket[path][method], bucket[path][any], fallback[method], fallback[any]. Every
-/// stub skipped would have failed its own uri or method condition, so the first match is the
-/// one a linear scan finds.
+/// - **exact paths** in a dictionary (Swift string equality, as the `uri` condition compares);
+/// - **segment keys** in a trie over path segments: literal edges plus one wildcard edge for
+///   template captures. Walking the request's segments visits every node whose key the path
+///   satisfies; each node holds prefix stubs (candidates whenever the node is visited) and
+///   terminal stubs (candidates when the path ends there). The root's prefix stubs are the
+///   truly unkeyed fallbacks;
+/// - stubs whose segment key is only valid for ASCII paths, once more, for non-ASCII paths.
+///
+/// Every list is split by the stub's literal method (or "any method") and ordered by config
+/// position. The answer is the smallest position, over the lists the request can reach, whose
+/// stub accepts it: each list is tried in order until its first acceptance or until it passes
+/// the best position found so far. A stub left out of every reached list fails its own key,
+/// hence one of its conditions, so the answer is the one a top-to-bottom scan gives.
+///
+/// Per request this costs one dictionary lookup, one hash probe per path segment that has a
+/// literal edge, and no allocation; candidates are first checked against plain-byte guards
+/// (literal prefix and suffix) before any condition object is touched.
 struct RouteIndex: Sendable {
-    struct Lists: Sendable {
-        var byMethod: [String: [Int]] = [:]
-        var anyMethod: [Int] = []
+    /// `positions[start..<end]`, ascending, of stubs with literal method `methods[method]`, or
+    /// any method when `method` is -1.
+    struct Run: Sendable {
+        var method: Int32
+        var start: Int32
+        var end: Int32
+    }
 
-        mutating func add(_ position: Int, method: String?) {
-            if let method { byMethod[method, default: []].append(position) } else { anyMethod.append(position) }
+    /// `runs[start..<end]`.
+    struct Group: Sendable, Equatable {
+        var start: Int32
+        var end: Int32
+        static let empty = Group(start: 0, end: 0)
+        var isEmpty: Bool { start == end }
+    }
+
+    struct Node: Sendable {
+        var prefix = Group.empty
+        var terminal = Group.empty
+        /// The node reached through a template capture or wildcard segment, or -1.
+        var wildcard: Int32 = -1
+    }
+
+    /// A slot of the literal-edge hash table; `child` is -1 in an empty slot.
+    struct Edge: Sendable {
+        var parent: Int32
+        var child: Int32
+        var start: Int32
+        var count: Int32
+    }
+
+    /// Byte checks made before a stub's conditions: the path starts with
+    /// `guardBytes[prefixStart..<prefixStart+prefixCount]` and ends with the suffix bytes.
+    struct Guard: Sendable {
+        var prefixStart: Int32 = 0
+        var prefixCount: Int32 = 0
+        var suffixStart: Int32 = 0
+        var suffixCount: Int32 = 0
+        var prefixNeedsASCII = false
+        var suffixNeedsASCII = false
+        /// Some condition is left to evaluate after the index and the guard.
+        var hasResidualConditions = true
+    }
+
+    private let positions: [Int32]
+    private let runs: [Run]
+    private let methods: [String]
+    private let exact: [String: Group]
+    private let nodes: [Node]
+    private let edges: [Edge]
+    private let edgeBytes: [UInt8]
+    /// Stubs filed under a segment key that holds only for ASCII paths.
+    private let asciiOnly: Group
+    private let guards: [Guard]
+    private let guardBytes: [UInt8]
+
+    /// `keys[i]` is the key of the stub at position `i` (catch-alls are not indexed);
+    /// `hasResidualConditions[i]` tells whether it has conditions the key does not prove.
+    init(keys: [RouteKey], hasResidualConditions: [Bool]) {
+        var builder = Builder()
+        for (position, key) in keys.enumerated() {
+            builder.add(key, at: Int32(position), hasResidualConditions: hasResidualConditions[position])
+        }
+        let flat = builder.flatten()
+        positions = flat.positions
+        runs = flat.runs
+        methods = builder.methods
+        exact = flat.exact
+        nodes = flat.nodes
+        asciiOnly = flat.asciiOnly
+        guards = builder.guards
+        guardBytes = builder.guardBytes
+        (edges, edgeBytes) = Self.edgeTable(builder.nodes)
+    }
+
+    // MARK: - Lookup
+
+    /// The smallest stub position whose key admits the request and for which `accepts`
+    /// returns true, or nil. `accepts` is asked only about stubs with residual conditions,
+    /// in no particular order, and never about a position above the best one found.
+    func firstMatch(path: String, method: String, accepts: (Int) -> Bool) -> Int? {
+        search(path: path, method: method, askAboutEveryStub: false, accepts)
+    }
+
+    @inline(__always)
+    private func search(path: String, method: String, askAboutEveryStub: Bool, _ accepts: (Int) -> Bool) -> Int? {
+        let methodID = methodID(method)
+        var best = Int32.max
+        if let group = exact[path] {
+            offer(group, method: methodID, pathIsASCII: true, path: nil, askAll: askAboutEveryStub, best: &best, accepts)
+        }
+        guard nodes.count > 1 || !nodes[0].prefix.isEmpty || !nodes[0].terminal.isEmpty else {
+            return best == Int32.max ? nil : Int(best)
+        }
+        var path = path
+        path.withUTF8 { bytes in
+            var isASCII = true
+            for byte in bytes where byte >= 0x80 {
+                isASCII = false
+                break
+            }
+            visit(0, from: 0, bytes, isASCII: isASCII, method: methodID, askAll: askAboutEveryStub, best: &best, accepts)
+            if !isASCII {
+                offer(asciiOnly, method: methodID, pathIsASCII: false, path: bytes, askAll: askAboutEveryStub, best: &best, accepts)
+            }
+        }
+        return best == Int32.max ? nil : Int(best)
+    }
+
+    /// Every position the index offers for a request (guards applied), ascending: what
+    /// `firstMatch` may try.
+    func candidates(path: String, method: String) -> [Int] {
+        var offered = Set<Int>()
+        _ = search(path: path, method: method, askAboutEveryStub: true) { position in
+            offered.insert(position)
+            return false
+        }
+        return offered.sorted()
+    }
+
+    /// -1 never matches a run's method: only "any method" runs apply.
+    @inline(__always)
+    private func methodID(_ method: String) -> Int32 {
+        for (index, candidate) in methods.enumerated() where candidate == method { return Int32(index) }
+        return -2
+    }
+
+    private func visit(
+        _ node: Int32, from offset: Int, _ path: UnsafeBufferPointer<UInt8>, isASCII: Bool, method: Int32, askAll: Bool,
+        best: inout Int32,
+        _ accepts: (Int) -> Bool
+    ) {
+        let here = nodes[Int(node)]
+        offer(here.prefix, method: method, pathIsASCII: isASCII, path: path, askAll: askAll, best: &best, accepts)
+        var start = offset
+        while start < path.count, path[start] == UInt8(ascii: "/") { start += 1 }
+        if start == path.count {
+            offer(here.terminal, method: method, pathIsASCII: isASCII, path: path, askAll: askAll, best: &best, accepts)
+            return
+        }
+        var end = start
+        while end < path.count, path[end] != UInt8(ascii: "/") { end += 1 }
+        let segment = UnsafeBufferPointer(rebasing: path[start..<end])
+        if let child = literalChild(of: node, segment) {
+            visit(child, from: end, path, isASCII: isASCII, method: method, askAll: askAll, best: &best, accepts)
+        }
+        if here.wildcard >= 0 {
+            visit(here.wildcard, from: end, path, isASCII: isASCII, method: method, askAll: askAll, best: &best, accepts)
         }
     }
 
-    private(set) var byPath: [String: Lists] = [:]
-    private(set) var fallback = Lists()
-
-    /// `stubs` in config order; catch-alls are not indexed.
-    init(_ stubs: [CompiledStub]) {
-        for (position, stub) in stubs.enumerated() where !stub.isCatchAll {
-            if let path = stub.literalPath {
-                byPath[path, default: Lists()].add(position, method: stub.literalMethod)
-            } else {
-                fallback.add(position, method: stub.literalMethod)
+    @inline(__always)
+    private func offer(
+        _ group: Group, method: Int32, pathIsASCII: Bool, path: UnsafeBufferPointer<UInt8>?, askAll: Bool, best: inout Int32,
+        _ accepts: (Int) -> Bool
+    ) {
+        var runIndex = Int(group.start)
+        while runIndex < Int(group.end) {
+            let run = runs[runIndex]
+            runIndex += 1
+            guard run.method == -1 || run.method == method else { continue }
+            var index = Int(run.start)
+            while index < Int(run.end) {
+                let position = positions[index]
+                if position >= best { break }
+                index += 1
+                let check = guards[Int(position)]
+                if let path, !passes(check, path, pathIsASCII: pathIsASCII) { continue }
+                if (!check.hasResidualConditions && !askAll) || accepts(Int(position)) {
+                    best = position
+                    break
+                }
             }
         }
     }
 
-    /// Candidate positions for a request, in increasing (config) order.
     @inline(__always)
-    func candidates(path: String, method: String) -> CandidateSequence {
-        let bucket = byPath[path]
-        return CandidateSequence(
-            bucket?.byMethod[method] ?? [], bucket?.anyMethod ?? [],
-            fallback.byMethod[method] ?? [], fallback.anyMethod)
-    }
-}
-
-/// A merge of four sorted position lists, smallest first.
-struct CandidateSequence: Sequence, IteratorProtocol {
-    private let a: [Int], b: [Int], c: [Int], d: [Int]
-    private var i = 0, j = 0, k = 0, l = 0
-
-    init(_ a: [Int], _ b: [Int], _ c: [Int], _ d: [Int]) {
-        self.a = a
-        self.b = b
-        self.c = c
-        self.d = d
-    }
-
-    mutating func next() -> Int? {
-        var best = Int.max
-        var which = -1
-        if i < a.count, a[i] < best { best = a[i]; which = 0 }
-        if j < b.count, b[j] < best { best = b[j]; which = 1 }
-        if k < c.count, c[k] < best { best = c[k]; which = 2 }
-        if l < d.count, d[l] < best { best = d[l]; which = 3 }
-        switch which {
-        case 0: i += 1
-        case 1: j += 1
-        case 2: k += 1
-        case 3: l += 1
-        default: return nil
+    private func passes(_ check: Guard, _ path: UnsafeBufferPointer<UInt8>, pathIsASCII: Bool) -> Bool {
+        if check.prefixCount > 0, pathIsASCII || !check.prefixNeedsASCII {
+            let count = Int(check.prefixCount)
+            guard path.count >= count else { return false }
+            let start = Int(check.prefixStart)
+            for offset in 0..<count where path[offset] != guardBytes[start + offset] { return false }
         }
-        return best
+        if check.suffixCount > 0, pathIsASCII || !check.suffixNeedsASCII {
+            let count = Int(check.suffixCount)
+            guard path.count >= count else { return false }
+            let start = Int(check.suffixStart)
+            let base = path.count - count
+            for offset in 0..<count where path[base + offset] != guardBytes[start + offset] { return false }
+        }
+        return true
+    }
+
+    // MARK: - Literal edges
+
+    @inline(__always)
+    private static func hash(parent: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        // FNV-1a; the keys come from the configuration, requests only probe.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(UInt32(bitPattern: parent))
+        hash = hash &* 0x100_0000_01b3
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash ^ (hash >> 29)
+    }
+
+    private func literalChild(of parent: Int32, _ segment: UnsafeBufferPointer<UInt8>) -> Int32? {
+        guard !edges.isEmpty else { return nil }
+        let mask = edges.count - 1
+        var slot = Int(truncatingIfNeeded: Self.hash(parent: parent, segment)) & mask
+        while true {
+            let edge = edges[slot]
+            if edge.child < 0 { return nil }
+            if edge.parent == parent, Int(edge.count) == segment.count {
+                var same = true
+                let start = Int(edge.start)
+                for offset in 0..<segment.count where edgeBytes[start + offset] != segment[offset] {
+                    same = false
+                    break
+                }
+                if same { return edge.child }
+            }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    private static func edgeTable(_ nodes: [Builder.Node]) -> ([Edge], [UInt8]) {
+        let count = nodes.reduce(0) { $0 + $1.literalChildren.count }
+        guard count > 0 else { return ([], []) }
+        var capacity = 8
+        while capacity < count * 2 { capacity *= 2 }
+        var table = [Edge](repeating: Edge(parent: -1, child: -1, start: 0, count: 0), count: capacity)
+        var bytes: [UInt8] = []
+        for (parent, node) in nodes.enumerated() {
+            for (segment, child) in node.literalChildren {
+                let start = Int32(bytes.count)
+                bytes += segment
+                var slot = segment.withUnsafeBufferPointer { Int(truncatingIfNeeded: hash(parent: Int32(parent), $0)) } & (capacity - 1)
+                while table[slot].child >= 0 { slot = (slot + 1) & (capacity - 1) }
+                table[slot] = Edge(parent: Int32(parent), child: child, start: start, count: Int32(segment.count))
+            }
+        }
+        return (table, bytes)
+    }
+
+    // MARK: - Building
+
+    private struct Flat {
+        var positions: [Int32] = []
+        var runs: [Run] = []
+        var exact: [String: Group] = [:]
+        var nodes: [Node] = []
+        var asciiOnly = Group.empty
+    }
+
+    private struct Builder {
+        struct Node {
+            var literalChildren: [[UInt8]: Int32] = [:]
+            var wildcard: Int32 = -1
+            var prefix: [(method: Int32, position: Int32)] = []
+            var terminal: [(method: Int32, position: Int32)] = []
+        }
+
+        var methods: [String] = []
+        private var methodIDs: [String: Int32] = [:]
+        var nodes = [Node()]
+        var exact: [(path: String, members: [(method: Int32, position: Int32)])] = []
+        private var exactSlots: [String: Int] = [:]
+        var asciiOnly: [(method: Int32, position: Int32)] = []
+        var guards: [Guard] = []
+        var guardBytes: [UInt8] = []
+
+        mutating func add(_ key: RouteKey, at position: Int32, hasResidualConditions: Bool) {
+            var method: Int32 = -1
+            if let name = key.method {
+                if let id = methodIDs[name] {
+                    method = id
+                } else {
+                    method = Int32(methods.count)
+                    methodIDs[name] = method
+                    methods.append(name)
+                }
+            }
+            let member = (method: method, position: position)
+            switch key.path {
+            case .exact(let path):
+                if let slot = exactSlots[path] {
+                    exact[slot].members.append(member)
+                } else {
+                    exactSlots[path] = exact.count
+                    exact.append((path, [member]))
+                }
+            case .unkeyed:
+                nodes[0].prefix.append(member)
+            case .segments(let segments, let terminal):
+                var node = 0
+                for segment in segments {
+                    switch segment {
+                    case .literal(let bytes):
+                        if let child = nodes[node].literalChildren[bytes] {
+                            node = Int(child)
+                        } else {
+                            nodes.append(Node())
+                            nodes[node].literalChildren[bytes] = Int32(nodes.count - 1)
+                            node = nodes.count - 1
+                        }
+                    case .any:
+                        if nodes[node].wildcard >= 0 {
+                            node = Int(nodes[node].wildcard)
+                        } else {
+                            nodes.append(Node())
+                            nodes[node].wildcard = Int32(nodes.count - 1)
+                            node = nodes.count - 1
+                        }
+                    }
+                }
+                if terminal { nodes[node].terminal.append(member) } else { nodes[node].prefix.append(member) }
+                if key.segmentsNeedASCIIPath { asciiOnly.append(member) }
+            }
+            var check = Guard()
+            check.hasResidualConditions = hasResidualConditions
+            if !key.prefix.isEmpty {
+                check.prefixStart = Int32(guardBytes.count)
+                check.prefixCount = Int32(key.prefix.count)
+                check.prefixNeedsASCII = key.prefixNeedsASCIIPath
+                guardBytes += key.prefix
+            }
+            if !key.suffix.isEmpty {
+                check.suffixStart = Int32(guardBytes.count)
+                check.suffixCount = Int32(key.suffix.count)
+                check.suffixNeedsASCII = key.suffixNeedsASCIIPath
+                guardBytes += key.suffix
+            }
+            guards.append(check)
+        }
+
+        func flatten() -> Flat {
+            var flat = Flat()
+            func group(_ members: [(method: Int32, position: Int32)]) -> Group {
+                guard !members.isEmpty else { return .empty }
+                let start = Int32(flat.runs.count)
+                // Members arrive in position order; a stable sort by method keeps each run ascending.
+                let sorted = members.enumerated().sorted { ($0.element.method, $0.offset) < ($1.element.method, $1.offset) }.map(\.element)
+                var index = 0
+                while index < sorted.count {
+                    let method = sorted[index].method
+                    let runStart = Int32(flat.positions.count)
+                    while index < sorted.count, sorted[index].method == method {
+                        flat.positions.append(sorted[index].position)
+                        index += 1
+                    }
+                    flat.runs.append(Run(method: method, start: runStart, end: Int32(flat.positions.count)))
+                }
+                return Group(start: start, end: Int32(flat.runs.count))
+            }
+            flat.exact.reserveCapacity(exact.count)
+            for entry in exact { flat.exact[entry.path] = group(entry.members) }
+            flat.nodes = nodes.map { node in
+                RouteIndex.Node(prefix: group(node.prefix), terminal: group(node.terminal), wildcard: node.wildcard)
+            }
+            flat.asciiOnly = group(asciiOnly)
+            return flat
+        }
     }
 }

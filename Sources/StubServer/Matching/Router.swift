@@ -48,7 +48,13 @@ public final class Router: Sendable {
 
     /// Compiles the stubs. Swift-built stubs without a `reference` are named `stubs#i`.
     /// Throws a `ConfigError` listing every bad regex, template, cookie or file.
-    public init(stubs definitions: [StubDefinition]) throws {
+    public convenience init(stubs definitions: [StubDefinition]) throws {
+        try self.init(stubs: definitions, adjustingRouteKeys: nil)
+    }
+
+    /// `adjustingRouteKeys` lets tests file stubs under deliberately wrong keys, to prove the
+    /// index-versus-scan comparison notices.
+    init(stubs definitions: [StubDefinition], adjustingRouteKeys adjust: ((RouteKey) -> RouteKey)?) throws {
         var compiled: [CompiledStub] = []
         var diagnostics: [ConfigDiagnostic] = []
         for (position, definition) in definitions.enumerated() {
@@ -64,7 +70,8 @@ public final class Router: Sendable {
         guard diagnostics.isEmpty else { throw ConfigError(diagnostics) }
         stubs = compiled.filter { !$0.isCatchAll }
         catchAlls = compiled.filter(\.isCatchAll)
-        index = RouteIndex(stubs)
+        let keys = stubs.map { adjust?($0.routeKey) ?? $0.routeKey }
+        index = RouteIndex(keys: keys, hasResidualConditions: stubs.map { !$0.residualConditions.isEmpty })
     }
 
     /// Number of sessions, catch-alls included.
@@ -90,12 +97,18 @@ public final class Router: Sendable {
     }
 
     private func firstMatch(_ view: RequestView) -> CompiledStub? {
-        for position in index.candidates(path: view.path, method: view.method) {
-            let stub = stubs[position]
-            if stub.matches(view) { return stub }
+        let stubs = self.stubs
+        if let position = index.firstMatch(path: view.path, method: view.method, accepts: { stubs[$0].matchesResidual(view) }) {
+            return stubs[position]
         }
         for stub in catchAlls where stub.matches(view) { return stub }
         return nil
+    }
+
+    /// The stub positions the index offers for `request` (before conditions), for tests.
+    func indexCandidates(for request: HTTPRequest) -> [StubReference] {
+        let view = RequestView(request)
+        return index.candidates(path: view.path, method: view.method).map { stubs[$0].reference }
     }
 
     /// The same answer as `stub(matching:)` by trying every stub in order: the specification

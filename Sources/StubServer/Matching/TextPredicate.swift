@@ -65,27 +65,20 @@ enum TextPredicate: Sendable {
         for value in values where matches(value) { return true }
         return false
     }
-
-    /// A literal equality (used by the route index).
-    var literal: String? {
-        switch self {
-        case .equal(let text): text
-        case .path(let pattern): pattern.literal
-        default: nil
-        }
-    }
 }
 
 /// An ICU regular expression (close to Java's syntax) that must match the whole value, as
 /// moco's `match` does. `NSRegularExpression` is immutable and safe to share across threads.
 final class CompiledRegex: @unchecked Sendable {
     let pattern: String
+    let caseInsensitive: Bool
     private let regex: NSRegularExpression
 
     struct CompileError: Error { var message: String }
 
     init(_ pattern: String, caseInsensitive: Bool = false) throws(CompileError) {
         self.pattern = pattern
+        self.caseInsensitive = caseInsensitive
         do {
             regex = try NSRegularExpression(pattern: "\\A(?:\(pattern))\\z", options: caseInsensitive ? [.caseInsensitive] : [])
         } catch {
