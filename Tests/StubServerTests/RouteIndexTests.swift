@@ -173,7 +173,8 @@ final class RouteIndexTests: XCTestCase {
         func literal(_ text: String) -> RouteKey.Segment { .literal(Array(text.utf8)) }
         XCTAssertEqual(try key("/a/b", method: "get").path, .exact("/a/b"))
         XCTAssertEqual(try key("/a/b", method: "get").method, "GET")
-        XCTAssertEqual(try key("/a/b", method: "get").implied.count, 2, "the path and method the index proves are not checked again")
+        XCTAssertNotNil(try key("/a/b", method: "get").impliedMethod, "the method the index proves is not checked again")
+        XCTAssertNotNil(try key("/a/b", method: "get").impliedPath, "nor the path")
         XCTAssertEqual(try key(.path("/p/q")).path, .exact("/p/q"))
         XCTAssertEqual(try key(.startsWith("/static/12")).path, .segments([literal("static")], terminal: false))
         XCTAssertEqual(try key(.startsWith("/static/12")).prefix, Array("/static/12".utf8))

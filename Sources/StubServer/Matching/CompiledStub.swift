@@ -6,7 +6,7 @@ final class CompiledStub: Sendable {
     let conditions: [RequestCondition]
     /// The conditions the route index does not prove when it offers this stub (it proves an
     /// exact `uri` and a literal `method`).
-    let residualConditions: [RequestCondition]
+    let residualConditions: ArraySlice<RequestCondition>
     let routeKey: RouteKey
     let isCatchAll: Bool
     /// The `uri` `path` pattern whose captures templates read as `req.path.name`.
@@ -19,12 +19,33 @@ final class CompiledStub: Sendable {
     ) {
         self.reference = reference
         self.summary = summary
-        // Stable sort: equal costs keep the order they were written in.
-        let sorted = conditions.enumerated().sorted { ($0.element.cost, $0.offset) < ($1.element.cost, $1.offset) }.map(\.element)
+        // Stable insertion sort (a stub has a handful of conditions): equal costs keep the
+        // order they were written in.
+        var sorted = conditions
+        if !conditions.indices.dropFirst().allSatisfy({ conditions[$0 - 1].cost <= conditions[$0].cost }) {
+            for index in 1..<sorted.count {
+                let condition = sorted[index]
+                let cost = condition.cost
+                var slot = index
+                while slot > 0, sorted[slot - 1].cost > cost {
+                    sorted[slot] = sorted[slot - 1]
+                    slot -= 1
+                }
+                sorted[slot] = condition
+            }
+        }
         self.conditions = sorted
         let key = isCatchAll ? RouteKey.unkeyed : RouteKey(conditions: sorted)
         routeKey = key
-        residualConditions = sorted.enumerated().filter { !key.implied.contains($0.offset) }.map(\.element)
+        // The implied conditions are the cheapest, so usually the first ones: then the rest is
+        // a slice of the same storage.
+        var leading = 0
+        while leading < sorted.count, key.implies(leading) { leading += 1 }
+        if sorted[leading...].indices.contains(where: key.implies) {
+            residualConditions = ArraySlice(sorted.indices.filter { !key.implies($0) }.map { sorted[$0] })
+        } else {
+            residualConditions = sorted[leading...]
+        }
         self.isCatchAll = isCatchAll
         self.pathPattern = pathPattern
         self.plan = plan
@@ -71,10 +92,10 @@ enum StubCompiler {
                 pathPattern: &capture)
             pathPattern = capture
             if request.uri == nil, !context.isEmpty {
-                conditions.append(RequestCondition(test: .uriWithin(context), label: "uri", expectation: "under the context \(quoted(context))"))
+                conditions.append(RequestCondition(test: .uriWithin(context), label: "uri", expectation: .text("under the context \(quoted(context))")))
             }
         } else if !context.isEmpty {
-            conditions.append(RequestCondition(test: .uriWithin(context), label: "uri", expectation: "under the context \(quoted(context))"))
+            conditions.append(RequestCondition(test: .uriWithin(context), label: "uri", expectation: .text("under the context \(quoted(context))")))
         }
 
         var steps: [ResponseStep] = []
@@ -102,7 +123,7 @@ enum StubCompiler {
         guard problems.count == before else { return nil }
         return CompiledStub(
             reference: reference, summary: definition.description, conditions: conditions,
-            isCatchAll: definition.request == nil, pathPattern: pathPattern, plan: ResponsePlan(steps: steps, owner: reference.description))
+            isCatchAll: definition.request == nil, pathPattern: pathPattern, plan: ResponsePlan(steps: steps, owner: reference))
     }
 
     /// `/billing/` → `/billing`; `billing` → `/billing`; `/` and "" → "".
@@ -125,7 +146,7 @@ enum StubCompiler {
         problems: inout [StubCompileProblem], pathPattern: inout AntPathPattern?
     ) -> [RequestCondition] {
         var conditions: [RequestCondition] = []
-        func add(_ test: RequestCondition.Test, _ label: String, _ expectation: String) {
+        func add(_ test: RequestCondition.Test, _ label: String, _ expectation: RequestCondition.Expectation) {
             conditions.append(RequestCondition(test: test, label: labelPrefix + label, expectation: expectation))
         }
         func predicate(_ matcher: TextMatcher, at subpath: String, caseInsensitive: Bool = false) -> TextPredicate? {
@@ -162,57 +183,57 @@ enum StubCompiler {
                 needsWithin = !context.isEmpty
             }
             if let compiled = predicate(scoped, at: ".uri") {
-                add(.uri(compiled), "uri", scoped.description)
+                add(.uri(compiled), "uri", .matcher(scoped))
                 if case .path(let pattern) = compiled {
                     if pattern.literal == nil { pathPattern = pattern }
                 }
             }
             if needsWithin {
-                add(.uriWithin(context), "uri", "under the context \(quoted(context))")
+                add(.uriWithin(context), "uri", .text("under the context \(quoted(context))"))
             }
         }
         if let method = pattern.method, let compiled = predicate(method, at: ".method", caseInsensitive: true) {
-            add(.method(compiled), "method", method.description)
+            add(.method(compiled), "method", .matcher(method))
         }
         if let version = pattern.version, let compiled = predicate(version, at: ".version") {
-            add(.version(compiled), "version", version.description)
+            add(.version(compiled), "version", .matcher(version))
         }
         for entry in pattern.headers {
             let subpath = ".headers" + JSONPathText.key(entry.key)
             if let compiled = predicate(entry.matcher, at: subpath) {
-                add(.header(entry.key, compiled), "headers" + JSONPathText.key(entry.key), entry.matcher.description)
+                add(.header(entry.key, compiled), "headers" + JSONPathText.key(entry.key), .matcher(entry.matcher))
             }
         }
         for entry in pattern.queries {
             let subpath = ".queries" + JSONPathText.key(entry.key)
             if let compiled = predicate(entry.matcher, at: subpath) {
-                add(.query(entry.key, compiled), "queries" + JSONPathText.key(entry.key), entry.matcher.description)
+                add(.query(entry.key, compiled), "queries" + JSONPathText.key(entry.key), .matcher(entry.matcher))
             }
         }
         for entry in pattern.cookies {
             let subpath = ".cookies" + JSONPathText.key(entry.key)
             if let compiled = predicate(entry.matcher, at: subpath) {
-                add(.cookie(entry.key, compiled), "cookies" + JSONPathText.key(entry.key), entry.matcher.description)
+                add(.cookie(entry.key, compiled), "cookies" + JSONPathText.key(entry.key), .matcher(entry.matcher))
             }
         }
         for entry in pattern.forms {
             let subpath = ".forms" + JSONPathText.key(entry.key)
             if let compiled = predicate(entry.matcher, at: subpath) {
-                add(.form(entry.key, compiled), "forms" + JSONPathText.key(entry.key), entry.matcher.description)
+                add(.form(entry.key, compiled), "forms" + JSONPathText.key(entry.key), .matcher(entry.matcher))
             }
         }
         if let text = pattern.text {
             switch text {
             case .json(let value):
-                add(.bodyJSON(value), "text", text.description)
+                add(.bodyJSON(value), "text", .matcher(text))
             case .xml(let source):
                 if let document = XMLElementNode.parse(Array(source.utf8)) {
-                    add(.bodyXML(document), "text", text.description)
+                    add(.bodyXML(document), "text", .matcher(text))
                 } else {
                     problems.append(StubCompileProblem(path: path + ".text.xml", message: "expected well-formed XML"))
                 }
             default:
-                if let compiled = predicate(text, at: ".text") { add(.text(compiled), "text", text.description) }
+                if let compiled = predicate(text, at: ".text") { add(.text(compiled), "text", .matcher(text)) }
             }
         }
         if let file = pattern.file {
@@ -223,16 +244,16 @@ enum StubCompiler {
             case .success(let bytes):
                 switch file.comparison {
                 case .exact:
-                    add(.bodyBytes(bytes), "file", "the content of \(quoted(file.path))")
+                    add(.bodyBytes(bytes), "file", .text("the content of \(quoted(file.path))"))
                 case .json:
                     do throws(JSONSyntaxError) {
-                        add(.bodyJSON(try JSONParser.parse(bytes).value), "file", "JSON equal to the content of \(quoted(file.path))")
+                        add(.bodyJSON(try JSONParser.parse(bytes).value), "file", .text("JSON equal to the content of \(quoted(file.path))"))
                     } catch {
                         problems.append(StubCompileProblem(path: subpath, message: "\(quoted(file.path)): \(error.description)"))
                     }
                 case .xml:
                     if let document = XMLElementNode.parse(bytes) {
-                        add(.bodyXML(document), "file", "XML equal to the content of \(quoted(file.path))")
+                        add(.bodyXML(document), "file", .text("XML equal to the content of \(quoted(file.path))"))
                     } else {
                         problems.append(StubCompileProblem(path: subpath, message: "\(quoted(file.path)) is not well-formed XML"))
                     }
@@ -240,14 +261,14 @@ enum StubCompiler {
             }
         }
         if let json = pattern.json {
-            add(.bodyJSON(json), "json", "JSON equal to \(clip(json.compactText))")
+            add(.bodyJSON(json), "json", .json(prefix: "JSON equal to ", json))
         }
         for entry in pattern.jsonPaths {
             let subpath = ".json_paths" + JSONPathText.key(entry.key)
             do throws(JSONPath.SyntaxError) {
                 let compiledPath = try JSONPath(entry.key)
                 if let compiled = predicate(entry.matcher, at: subpath) {
-                    add(.jsonPath(compiledPath, compiled), "json_paths" + JSONPathText.key(entry.key), entry.matcher.description)
+                    add(.jsonPath(compiledPath, compiled), "json_paths" + JSONPathText.key(entry.key), .matcher(entry.matcher))
                 }
             } catch {
                 problems.append(StubCompileProblem(path: path + subpath, message: error.description))
@@ -256,10 +277,10 @@ enum StubCompiler {
         if let structure = pattern.structure {
             switch structure {
             case .json(let shape):
-                add(.structureJSON(shape), "struct", "JSON shaped like \(clip(shape.compactText))")
+                add(.structureJSON(shape), "struct", .json(prefix: "JSON shaped like ", shape))
             case .xml(let source):
                 if let document = XMLElementNode.parse(Array(source.utf8)) {
-                    add(.structureXML(document), "struct", "XML shaped like \(clip(source))")
+                    add(.structureXML(document), "struct", .text("XML shaped like \(clip(source))"))
                 } else {
                     problems.append(StubCompileProblem(path: path + ".struct.xml", message: "expected well-formed XML"))
                 }
@@ -270,7 +291,7 @@ enum StubCompiler {
             do throws(XPathExpression.SyntaxError) {
                 let expression = try XPathExpression(entry.key)
                 if let compiled = predicate(entry.matcher, at: subpath) {
-                    add(.xpath(expression, compiled), "xpaths" + JSONPathText.key(entry.key), entry.matcher.description)
+                    add(.xpath(expression, compiled), "xpaths" + JSONPathText.key(entry.key), .matcher(entry.matcher))
                 }
             } catch {
                 problems.append(StubCompileProblem(path: path + subpath, message: error.description))

@@ -22,16 +22,36 @@ final class RequestCondition: Sendable {
         case xpath(XPathExpression, TextPredicate)
     }
 
+    /// What was expected, kept in a form that is put in words only for a near-miss report
+    /// (10,000 stubs load without writing 30,000 descriptions).
+    enum Expectation: Sendable {
+        case text(String)
+        /// The matcher's own description.
+        case matcher(TextMatcher)
+        /// `prefix` followed by the value as compact JSON, clipped.
+        case json(prefix: String, JSONValue)
+
+        var description: String {
+            switch self {
+            case .text(let text): text
+            case .matcher(let matcher): matcher.description
+            case .json(let prefix, let value): prefix + clip(value.compactText)
+            }
+        }
+    }
+
     let test: Test
     /// Where the condition came from, for near-miss reports: `uri`, `headers.X-Token`, …
     let label: String
-    /// What was expected, in words: `equal to "/a"`, `matching "\d+"`.
-    let expectation: String
+    private let expected: Expectation
 
-    init(test: Test, label: String, expectation: String) {
+    /// What was expected, in words: `equal to "/a"`, `matching "\d+"`.
+    var expectation: String { expected.description }
+
+    init(test: Test, label: String, expectation: Expectation) {
         self.test = test
         self.label = label
-        self.expectation = expectation
+        self.expected = expectation
     }
 
     /// Relative cost, to order evaluation (path and method first, bodies last).

@@ -70,7 +70,13 @@ final class RequestView {
 
     static func asciiUppercased(_ text: String) -> String {
         if !text.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) { return text }
-        return String(decoding: text.utf8.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0 }, as: UTF8.self)
+        // Written in place: a short result (every method) stays a small string, no allocation.
+        return String(unsafeUninitializedCapacity: text.utf8.count) { buffer in
+            for (index, byte) in text.utf8.enumerated() {
+                buffer[index] = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte
+            }
+            return text.utf8.count
+        }
     }
 }
 

@@ -78,7 +78,7 @@ struct RouteIndex: Sendable {
     /// `keys[i]` is the key of the stub at position `i` (catch-alls are not indexed);
     /// `hasResidualConditions[i]` tells whether it has conditions the key does not prove.
     init(keys: [RouteKey], hasResidualConditions: [Bool]) {
-        var builder = Builder()
+        var builder = Builder(capacity: keys.count)
         for (position, key) in keys.enumerated() {
             builder.add(key, at: Int32(position), hasResidualConditions: hasResidualConditions[position])
         }
@@ -276,22 +276,40 @@ struct RouteIndex: Sendable {
         var asciiOnly = Group.empty
     }
 
+    /// Collects (list, method, position) entries in one flat array, then sorts them once into
+    /// runs: no per-path or per-node arrays while 10,000 stubs are filed.
     private struct Builder {
         struct Node {
             var literalChildren: [[UInt8]: Int32] = [:]
             var wildcard: Int32 = -1
-            var prefix: [(method: Int32, position: Int32)] = []
-            var terminal: [(method: Int32, position: Int32)] = []
+            var prefixList: Int32 = -1
+            var terminalList: Int32 = -1
+        }
+
+        struct Entry {
+            var list: Int32
+            var method: Int32
+            var position: Int32
         }
 
         var methods: [String] = []
         private var methodIDs: [String: Int32] = [:]
         var nodes = [Node()]
-        var exact: [(path: String, members: [(method: Int32, position: Int32)])] = []
-        private var exactSlots: [String: Int] = [:]
-        var asciiOnly: [(method: Int32, position: Int32)] = []
+        private var exactLists: [String: Int32] = [:]
+        private var listCount: Int32 = 1  // list 0: stubs keyed for ASCII paths only
+        private var entries: [Entry] = []
         var guards: [Guard] = []
         var guardBytes: [UInt8] = []
+
+        init(capacity: Int) {
+            entries.reserveCapacity(capacity)
+            guards.reserveCapacity(capacity)
+        }
+
+        private mutating func newList() -> Int32 {
+            listCount += 1
+            return listCount - 1
+        }
 
         mutating func add(_ key: RouteKey, at position: Int32, hasResidualConditions: Bool) {
             var method: Int32 = -1
@@ -304,17 +322,18 @@ struct RouteIndex: Sendable {
                     methods.append(name)
                 }
             }
-            let member = (method: method, position: position)
             switch key.path {
             case .exact(let path):
-                if let slot = exactSlots[path] {
-                    exact[slot].members.append(member)
+                let list: Int32
+                if let existing = exactLists[path] {
+                    list = existing
                 } else {
-                    exactSlots[path] = exact.count
-                    exact.append((path, [member]))
+                    list = newList()
+                    exactLists[path] = list
                 }
+                entries.append(Entry(list: list, method: method, position: position))
             case .unkeyed:
-                nodes[0].prefix.append(member)
+                entries.append(Entry(list: prefixList(of: 0), method: method, position: position))
             case .segments(let segments, let terminal):
                 var node = 0
                 for segment in segments {
@@ -337,8 +356,9 @@ struct RouteIndex: Sendable {
                         }
                     }
                 }
-                if terminal { nodes[node].terminal.append(member) } else { nodes[node].prefix.append(member) }
-                if key.segmentsNeedASCIIPath { asciiOnly.append(member) }
+                let list = terminal ? terminalList(of: node) : prefixList(of: node)
+                entries.append(Entry(list: list, method: method, position: position))
+                if key.segmentsNeedASCIIPath { entries.append(Entry(list: 0, method: method, position: position)) }
             }
             var check = Guard()
             check.hasResidualConditions = hasResidualConditions
@@ -357,31 +377,45 @@ struct RouteIndex: Sendable {
             guards.append(check)
         }
 
+        private mutating func prefixList(of node: Int) -> Int32 {
+            if nodes[node].prefixList < 0 { nodes[node].prefixList = newList() }
+            return nodes[node].prefixList
+        }
+
+        private mutating func terminalList(of node: Int) -> Int32 {
+            if nodes[node].terminalList < 0 { nodes[node].terminalList = newList() }
+            return nodes[node].terminalList
+        }
+
         func flatten() -> Flat {
             var flat = Flat()
-            func group(_ members: [(method: Int32, position: Int32)]) -> Group {
-                guard !members.isEmpty else { return .empty }
-                let start = Int32(flat.runs.count)
-                // Members arrive in position order; a stable sort by method keeps each run ascending.
-                let sorted = members.enumerated().sorted { ($0.element.method, $0.offset) < ($1.element.method, $1.offset) }.map(\.element)
-                var index = 0
-                while index < sorted.count {
+            // Entries arrive in position order; sorting by (list, method, position) makes every
+            // (list, method) run contiguous and ascending.
+            let sorted = entries.sorted { ($0.list, $0.method, $0.position) < ($1.list, $1.method, $1.position) }
+            var groups = [Group](repeating: .empty, count: Int(listCount))
+            flat.positions.reserveCapacity(sorted.count)
+            var index = 0
+            while index < sorted.count {
+                let list = sorted[index].list
+                let firstRun = Int32(flat.runs.count)
+                while index < sorted.count, sorted[index].list == list {
                     let method = sorted[index].method
-                    let runStart = Int32(flat.positions.count)
-                    while index < sorted.count, sorted[index].method == method {
+                    let start = Int32(flat.positions.count)
+                    while index < sorted.count, sorted[index].list == list, sorted[index].method == method {
                         flat.positions.append(sorted[index].position)
                         index += 1
                     }
-                    flat.runs.append(Run(method: method, start: runStart, end: Int32(flat.positions.count)))
+                    flat.runs.append(Run(method: method, start: start, end: Int32(flat.positions.count)))
                 }
-                return Group(start: start, end: Int32(flat.runs.count))
+                groups[Int(list)] = Group(start: firstRun, end: Int32(flat.runs.count))
             }
-            flat.exact.reserveCapacity(exact.count)
-            for entry in exact { flat.exact[entry.path] = group(entry.members) }
+            flat.exact = exactLists.mapValues { groups[Int($0)] }  // same keys: no rehashing
             flat.nodes = nodes.map { node in
-                RouteIndex.Node(prefix: group(node.prefix), terminal: group(node.terminal), wildcard: node.wildcard)
+                RouteIndex.Node(
+                    prefix: node.prefixList < 0 ? .empty : groups[Int(node.prefixList)],
+                    terminal: node.terminalList < 0 ? .empty : groups[Int(node.terminalList)], wildcard: node.wildcard)
             }
-            flat.asciiOnly = group(asciiOnly)
+            flat.asciiOnly = groups[0]
             return flat
         }
     }

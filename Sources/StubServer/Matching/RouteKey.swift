@@ -37,16 +37,17 @@ struct RouteKey: Sendable, Equatable {
     var suffix: [UInt8]
     var suffixNeedsASCIIPath: Bool
     /// Positions (in the stub's sorted conditions) of the conditions the index proves when it
-    /// offers the stub: the exact-path equality and the method equality it was filed under.
-    var implied: [Int]
+    /// offers the stub: the method equality and the exact-path equality it was filed under.
+    var impliedMethod: Int?
+    var impliedPath: Int?
 
     static let unkeyed = RouteKey(
         path: .unkeyed, segmentsNeedASCIIPath: false, method: nil, prefix: [], prefixNeedsASCIIPath: false, suffix: [],
-        suffixNeedsASCIIPath: false, implied: [])
+        suffixNeedsASCIIPath: false, impliedMethod: nil, impliedPath: nil)
 
     init(
         path: Path, segmentsNeedASCIIPath: Bool, method: String?, prefix: [UInt8], prefixNeedsASCIIPath: Bool,
-        suffix: [UInt8], suffixNeedsASCIIPath: Bool, implied: [Int]
+        suffix: [UInt8], suffixNeedsASCIIPath: Bool, impliedMethod: Int?, impliedPath: Int?
     ) {
         self.path = path
         self.segmentsNeedASCIIPath = segmentsNeedASCIIPath
@@ -55,8 +56,12 @@ struct RouteKey: Sendable, Equatable {
         self.prefixNeedsASCIIPath = prefixNeedsASCIIPath
         self.suffix = suffix
         self.suffixNeedsASCIIPath = suffixNeedsASCIIPath
-        self.implied = implied
+        self.impliedMethod = impliedMethod
+        self.impliedPath = impliedPath
     }
+
+    /// Whether the index proves the condition at `position` when it offers the stub.
+    func implies(_ position: Int) -> Bool { position == impliedMethod || position == impliedPath }
 
     /// The key of a stub whose conditions (all of which must hold) are `conditions`.
     init(conditions: [RequestCondition]) {
@@ -82,7 +87,7 @@ struct RouteKey: Sendable, Equatable {
             switch condition.test {
             case .method(.equal(let method)) where self.method == nil:
                 self.method = method
-                implied.append(position)
+                impliedMethod = position
             case .uri(let predicate):
                 switch predicate {
                 case .equal(let text) where exactAt == nil:
@@ -120,8 +125,7 @@ struct RouteKey: Sendable, Equatable {
             }
         }
         if let exactAt {
-            implied.append(exactAt)
-            implied.sort()
+            impliedPath = exactAt
         } else if let best {
             path = .segments(best.segments, terminal: best.terminal)
             segmentsNeedASCIIPath = best.needsASCII

@@ -7,10 +7,10 @@ final class ResponsePlan: Sendable {
     private let prepared: PreparedResponse?
     private let preparedDelay: Duration
     private let steps: [ResponseStep]
-    /// `file#index` of the stub, named in error bodies.
-    let owner: String
+    /// The stub, named `file#index` in error bodies.
+    let owner: StubReference
 
-    init(steps: [ResponseStep], owner: String) {
+    init(steps: [ResponseStep], owner: StubReference) {
         self.steps = steps
         self.owner = owner
         if steps.allSatisfy(\.isStatic) {
