@@ -163,39 +163,39 @@ struct LoadRun {
             diagnostics.append(ConfigDiagnostic(file: name, path: "", message: "malformed JSON: \(error.message)", position: error.position))
             return
         }
+        let directory = Self.directory(of: file)
+        let scope = StubScope(
+            context: inherited.context,
+            fileRoot: inherited.fileRoot ?? directory,
+            fallbackRoot: inherited.fileRoot == nil ? workingDirectory : nil,
+            requests: inherited.requests,
+            responses: inherited.responses)
         var decoder = StubDecoder(file: name, bytes: bytes)
-        let entries = decoder.decodeFile(root)
+        let decoded = decoder.decodeFile(root, scope: scope)
         diagnostics += decoder.diagnostics
         if sources[name] == nil { fileOrder.append(name) }
         sources[name] = bytes
-        let directory = Self.directory(of: file)
-        // Sessions are large values: grow once, geometrically, rather than copying them on
-        // every doubling (and stay linear over many included files).
-        if stubs.capacity < stubs.count + entries.count {
-            stubs.reserveCapacity(max(stubs.count + entries.count, stubs.capacity * 2))
-        }
 
-        for entry in entries {
-            switch entry {
-            case .session(let session):
-                let scope = StubScope(
-                    context: inherited.context,
-                    fileRoot: inherited.fileRoot ?? directory,
-                    fallbackRoot: inherited.fileRoot == nil ? workingDirectory : nil,
-                    requests: inherited.requests,
-                    responses: inherited.responses)
-                if let matcher = session.request?.file {
-                    watchRequestFile(matcher.path, scope: scope)
-                }
-                stubs.append(StubDefinition(
-                    request: session.request, response: session.response, redirectTo: session.redirectTo,
-                    description: session.description, scope: scope, reference: StubReference(file: name, index: session.index)))
-            case .settings(let settings):
-                if let environment {
-                    guard let env = settings.env, env.lowercased() == environment.lowercased() else { continue }
-                }
-                loadSettings(settings, file: name, directory: directory, inherited: inherited, chain: chain + [ConfinedFiles.realPath(file) ?? file])
+        // Sessions in file order, each settings entry's includes where the entry was written.
+        var next = 0
+        for (sessionsBefore, settings) in decoded.settings {
+            for session in decoded.sessions[next..<sessionsBefore] {
+                if let matcher = session.request?.file { watchRequestFile(matcher.path, scope: scope) }
             }
+            stubs += decoded.sessions[next..<sessionsBefore]
+            next = sessionsBefore
+            if let environment {
+                guard let env = settings.env, env.lowercased() == environment.lowercased() else { continue }
+            }
+            loadSettings(settings, file: name, directory: directory, inherited: inherited, chain: chain + [ConfinedFiles.realPath(file) ?? file])
+        }
+        for session in decoded.sessions[next...] {
+            if let matcher = session.request?.file { watchRequestFile(matcher.path, scope: scope) }
+        }
+        if next == 0 && stubs.isEmpty {
+            stubs = decoded.sessions  // the common single-file case: no copy
+        } else {
+            stubs += decoded.sessions[next...]
         }
     }
 

@@ -11,15 +11,6 @@ struct SettingsEntry {
     var response: ResponseDefinition?
 }
 
-/// A session as decoded from JSON, before the loader gives it a scope.
-struct DecodedSession {
-    var index: Int
-    var request: RequestPattern?
-    var response: ResponseDefinition?
-    var redirectTo: TextValue?
-    var description: String?
-}
-
 /// An object's members once checked: lookups find the first member with a key (a repeated
 /// or unknown key has been reported and is never asked for). Objects in a stub file have a
 /// handful of keys, so a scan of the parsed members beats building a dictionary for each of
@@ -30,7 +21,8 @@ struct Fields {
     let count: Int
 
     subscript(key: String) -> JSONNode? {
-        for member in members where member.key == key { return member.value }
+        // Comparing lengths first skips most of the (Unicode-aware) string comparisons.
+        for member in members where member.key.utf8.count == key.utf8.count && member.key == key { return member.value }
         return nil
     }
 }
@@ -47,9 +39,11 @@ struct StubDecoder {
         self.bytes = bytes
     }
 
-    enum Entry {
-        case session(DecodedSession)
-        case settings(SettingsEntry)
+    /// A file's sessions, ready to compile, and its settings entries, each with the number of
+    /// sessions written before it (so the loader can keep file order across includes).
+    struct Decoded {
+        var sessions: [StubDefinition] = []
+        var settings: [(sessionsBefore: Int, entry: SettingsEntry)] = []
     }
 
     static let sessionKeys = ["request", "response", "redirectTo", "description"]
@@ -106,7 +100,7 @@ struct StubDecoder {
                 report(memberPath(), "repeated key; only one \(quoted(member.key)) is allowed here", at: member.keyOffset)
                 continue
             }
-            guard allowed.contains(member.key) else {
+            guard allowed.contains(where: { $0.utf8.count == member.key.utf8.count && $0 == member.key }) else {
                 if let reason = unsupported[member.key] {
                     report(memberPath(), reason, at: member.keyOffset)
                     continue
@@ -125,17 +119,18 @@ struct StubDecoder {
 
     // MARK: - File
 
-    mutating func decodeFile(_ root: JSONNode) -> [Entry] {
+    /// Decodes a file whose sessions all get `scope`.
+    mutating func decodeFile(_ root: JSONNode, scope: StubScope) -> Decoded {
         guard let elements = root.elements else {
             if root.members != nil {
                 report("", "expected an array of sessions like [{\"request\": …, \"response\": …}], got an object; wrap it in [ … ]", at: root.offset)
             } else {
                 expected("an array of sessions", at: "", got: root)
             }
-            return []
+            return Decoded()
         }
-        var entries: [Entry] = []
-        entries.reserveCapacity(elements.count)
+        var decoded = Decoded()
+        decoded.sessions.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
             func path() -> String { "[\(index)]" }
             guard let list = element.members else {
@@ -143,12 +138,12 @@ struct StubDecoder {
                 continue
             }
             if list.contains(where: { Self.settingsOnlyKeys.contains($0.key) }) {
-                if let entry = decodeSettings(element, index: index, at: path()) { entries.append(.settings(entry)) }
-            } else if let session = decodeSession(element, index: index, at: path()) {
-                entries.append(.session(session))
+                if let entry = decodeSettings(element, index: index, at: path()) { decoded.settings.append((decoded.sessions.count, entry)) }
+            } else if let session = decodeSession(element, index: index, scope: scope, at: path()) {
+                decoded.sessions.append(session)
             }
         }
-        return entries
+        return decoded
     }
 
     private mutating func decodeSettings(_ node: JSONNode, index: Int, at path: @autoclosure () -> String) -> SettingsEntry? {
@@ -171,7 +166,9 @@ struct StubDecoder {
             request: request, response: response)
     }
 
-    private mutating func decodeSession(_ node: JSONNode, index: Int, at path: @autoclosure () -> String) -> DecodedSession? {
+    private mutating func decodeSession(
+        _ node: JSONNode, index: Int, scope: StubScope, at path: @autoclosure () -> String
+    ) -> StubDefinition? {
         let before = diagnostics.count
         guard let fields = members(
             node, at: path(), allowed: Self.sessionKeys, unsupported: Self.unsupportedSessionKeys,
@@ -188,7 +185,9 @@ struct StubDecoder {
             report(path() + ".redirectTo", "redirectTo needs a \"request\" to match", at: fields["redirectTo"]?.offset)
         }
         guard diagnostics.count == before else { return nil }
-        return DecodedSession(index: index, request: request, response: response, redirectTo: redirectTo, description: description)
+        return StubDefinition(
+            request: request, response: response, redirectTo: redirectTo, description: description, scope: scope,
+            reference: StubReference(file: file, index: index))
     }
 
     // MARK: - Scalars
@@ -294,7 +293,7 @@ struct StubDecoder {
                 return nil
             }
             func operatorPath() -> String { path() + JSONPathText.key(member.key) }
-            guard allowed.contains(member.key) else {
+            guard allowed.contains(where: { $0.utf8.count == member.key.utf8.count && $0 == member.key }) else {
                 if member.key == "json" || member.key == "xml" {
                     report(operatorPath(), "the \(member.key) operator applies to the body only (text or file)", at: member.keyOffset)
                 } else if member.key == "template" {

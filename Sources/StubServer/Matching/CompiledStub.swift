@@ -85,13 +85,15 @@ enum StubCompiler {
                 pattern, context: "", path: "(settings request \(offset + 1))", labelPrefix: "settings ", scope: scope,
                 problems: &problems, pathPattern: nil)
         }
-        if let request = definition.request {
+        if definition.request != nil {
             var capture: AntPathPattern?
-            conditions += compileRequest(
-                request, context: context, path: ".request", labelPrefix: "", scope: scope, problems: &problems,
+            // Read in place (not bound with `if let`): a request pattern is a large value.
+            let own = compileRequest(
+                definition.request!, context: context, path: ".request", labelPrefix: "", scope: scope, problems: &problems,
                 pathPattern: &capture)
+            if conditions.isEmpty { conditions = own } else { conditions += own }
             pathPattern = capture
-            if request.uri == nil, !context.isEmpty {
+            if definition.request!.uri == nil, !context.isEmpty {
                 conditions.append(RequestCondition(test: .uriWithin(context), label: "uri", expectation: .text("under the context \(quoted(context))")))
             }
         } else if !context.isEmpty {
@@ -102,8 +104,9 @@ enum StubCompiler {
         for (offset, response) in scope.responses.enumerated() {
             steps += ResponseCompiler.steps(for: response, path: "(settings response \(offset + 1))", scope: scope, problems: &problems)
         }
-        if let response = definition.response {
-            steps += ResponseCompiler.steps(for: response, path: ".response", scope: scope, problems: &problems)
+        if definition.response != nil {
+            let own = ResponseCompiler.steps(for: definition.response!, path: ".response", scope: scope, problems: &problems)
+            if steps.isEmpty { steps = own } else { steps += own }
         }
         if let location = definition.redirectTo {
             if definition.request == nil {

@@ -75,12 +75,17 @@ struct RouteIndex: Sendable {
     private let guards: [Guard]
     private let guardBytes: [UInt8]
 
-    /// `keys[i]` is the key of the stub at position `i` (catch-alls are not indexed);
-    /// `hasResidualConditions[i]` tells whether it has conditions the key does not prove.
-    init(keys: [RouteKey], hasResidualConditions: [Bool]) {
-        var builder = Builder(capacity: keys.count)
-        for (position, key) in keys.enumerated() {
-            builder.add(key, at: Int32(position), hasResidualConditions: hasResidualConditions[position])
+    /// Files `stubs` (catch-alls are not indexed) under their keys, or under the keys `adjust`
+    /// makes of them (for tests).
+    init(_ stubs: [CompiledStub], adjustingKeys adjust: ((RouteKey) -> RouteKey)? = nil) {
+        var builder = Builder(capacity: stubs.count)
+        for (position, stub) in stubs.enumerated() {
+            let hasResidual = !stub.residualConditions.isEmpty
+            if let adjust {
+                builder.add(adjust(stub.routeKey), at: Int32(position), hasResidualConditions: hasResidual)
+            } else {
+                builder.add(stub.routeKey, at: Int32(position), hasResidualConditions: hasResidual)
+            }
         }
         let flat = builder.flatten()
         positions = flat.positions
