@@ -9,8 +9,15 @@ final class RequestView {
         self.request = request
     }
 
-    /// The percent-decoded path (no query string); `+` stays `+`.
-    private(set) lazy var path: String = PercentDecoding.decode(rawPath, plusAsSpace: false)
+    /// The percent-decoded path (no query string); `+` stays `+`. A target with nothing to
+    /// cut or decode (most) is the path itself, without a copy.
+    private(set) lazy var path: String = {
+        let target = request.target
+        if !target.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "%") }) {
+            return target
+        }
+        return PercentDecoding.decode(rawPath, plusAsSpace: false)
+    }()
 
     /// The target up to `?` or `#`, found by scanning bytes (not Characters: this is the hot path).
     private var rawPath: Substring {

@@ -1,3 +1,11 @@
+import Foundation
+
+/// Decides whether the stub at a position accepts the request, once the index has offered it
+/// (a type rather than a closure, so the recursive walk passes nothing reference-counted).
+protocol CandidateCheck {
+    func accepts(_ position: Int) -> Bool
+}
+
 /// Finds the first stub in config order that accepts a request without trying every stub, by
 /// filing each stub under its `RouteKey`:
 ///
@@ -63,17 +71,11 @@ struct RouteIndex: Sendable {
         var hasResidualConditions = true
     }
 
-    private let positions: [Int32]
-    private let runs: [Run]
     private let methods: [String]
     private let exact: [String: Group]
-    private let nodes: [Node]
-    private let edges: [Edge]
-    private let edgeBytes: [UInt8]
     /// Stubs filed under a segment key that holds only for ASCII paths.
     private let asciiOnly: Group
-    private let guards: [Guard]
-    private let guardBytes: [UInt8]
+    private let tables: Tables
 
     /// Files `stubs` (catch-alls are not indexed) under their keys, or under the keys `adjust`
     /// makes of them (for tests).
@@ -88,60 +90,52 @@ struct RouteIndex: Sendable {
             }
         }
         let flat = builder.flatten()
-        positions = flat.positions
-        runs = flat.runs
         methods = builder.methods
         exact = flat.exact
-        nodes = flat.nodes
         asciiOnly = flat.asciiOnly
-        guards = builder.guards
-        guardBytes = builder.guardBytes
-        (edges, edgeBytes) = Self.edgeTable(builder.nodes)
+        let (edges, edgeBytes) = Self.edgeTable(builder.nodes)
+        tables = Tables(
+            positions: flat.positions, runs: flat.runs, nodes: flat.nodes, edges: edges, edgeBytes: edgeBytes,
+            guards: builder.guards, guardBytes: builder.guardBytes)
     }
 
     // MARK: - Lookup
 
-    /// The smallest stub position whose key admits the request and for which `accepts`
-    /// returns true, or nil. `accepts` is asked only about stubs with residual conditions,
-    /// in no particular order, and never about a position above the best one found.
-    func firstMatch(path: String, method: String, accepts: (Int) -> Bool) -> Int? {
-        search(path: path, method: method, askAboutEveryStub: false, accepts)
+    /// The smallest stub position whose key admits the request and that `check` accepts, or
+    /// nil. `check` is asked only about stubs with residual conditions, in no particular
+    /// order, and never about a position above the best one found.
+    func firstMatch<Check: CandidateCheck>(path: String, method: String, check: Check) -> Int? {
+        search(path: path, method: method, askAboutEveryStub: false, check)
     }
 
     @inline(__always)
-    private func search(path: String, method: String, askAboutEveryStub: Bool, _ accepts: (Int) -> Bool) -> Int? {
-        let methodID = methodID(method)
-        var best = Int32.max
+    private func search<Check: CandidateCheck>(path: String, method: String, askAboutEveryStub: Bool, _ check: Check) -> Int? {
+        var search = Search(tables: tables, method: methodID(method), askAll: askAboutEveryStub)
         if let group = exact[path] {
-            offer(group, method: methodID, pathIsASCII: true, path: nil, askAll: askAboutEveryStub, best: &best, accepts)
+            search.offer(group, path: nil, check)
         }
-        guard nodes.count > 1 || !nodes[0].prefix.isEmpty || !nodes[0].terminal.isEmpty else {
-            return best == Int32.max ? nil : Int(best)
-        }
-        var path = path
-        path.withUTF8 { bytes in
-            var isASCII = true
-            for byte in bytes where byte >= 0x80 {
-                isASCII = false
-                break
-            }
-            visit(0, from: 0, bytes, isASCII: isASCII, method: methodID, askAll: askAboutEveryStub, best: &best, accepts)
-            if !isASCII {
-                offer(asciiOnly, method: methodID, pathIsASCII: false, path: bytes, askAll: askAboutEveryStub, best: &best, accepts)
+        if search.hasKeyedStubs {
+            var path = path
+            path.withUTF8 { bytes in
+                search.walk(bytes, asciiOnly: asciiOnly, check)
             }
         }
-        return best == Int32.max ? nil : Int(best)
+        return search.best == Int32.max ? nil : Int(search.best)
     }
 
     /// Every position the index offers for a request (guards applied), ascending: what
     /// `firstMatch` may try.
     func candidates(path: String, method: String) -> [Int] {
-        var offered = Set<Int>()
-        _ = search(path: path, method: method, askAboutEveryStub: true) { position in
-            offered.insert(position)
-            return false
+        final class Offered: CandidateCheck {
+            var positions = Set<Int>()
+            func accepts(_ position: Int) -> Bool {
+                positions.insert(position)
+                return false
+            }
         }
-        return offered.sorted()
+        let offered = Offered()
+        _ = search(path: path, method: method, askAboutEveryStub: true, offered)
+        return offered.positions.sorted()
     }
 
     /// -1 never matches a run's method: only "any method" runs apply.
@@ -151,77 +145,168 @@ struct RouteIndex: Sendable {
         return -2
     }
 
-    private func visit(
-        _ node: Int32, from offset: Int, _ path: UnsafeBufferPointer<UInt8>, isASCII: Bool, method: Int32, askAll: Bool,
-        best: inout Int32,
-        _ accepts: (Int) -> Bool
-    ) {
-        let here = nodes[Int(node)]
-        offer(here.prefix, method: method, pathIsASCII: isASCII, path: path, askAll: askAll, best: &best, accepts)
-        var start = offset
-        while start < path.count, path[start] == UInt8(ascii: "/") { start += 1 }
-        if start == path.count {
-            offer(here.terminal, method: method, pathIsASCII: isASCII, path: path, askAll: askAll, best: &best, accepts)
-            return
-        }
-        var end = start
-        while end < path.count, path[end] != UInt8(ascii: "/") { end += 1 }
-        let segment = UnsafeBufferPointer(rebasing: path[start..<end])
-        if let child = literalChild(of: node, segment) {
-            visit(child, from: end, path, isASCII: isASCII, method: method, askAll: askAll, best: &best, accepts)
-        }
-        if here.wildcard >= 0 {
-            visit(here.wildcard, from: end, path, isASCII: isASCII, method: method, askAll: askAll, best: &best, accepts)
-        }
-    }
+    // MARK: - Tables
 
-    @inline(__always)
-    private func offer(
-        _ group: Group, method: Int32, pathIsASCII: Bool, path: UnsafeBufferPointer<UInt8>?, askAll: Bool, best: inout Int32,
-        _ accepts: (Int) -> Bool
-    ) {
-        var runIndex = Int(group.start)
-        while runIndex < Int(group.end) {
-            let run = runs[runIndex]
-            runIndex += 1
-            guard run.method == -1 || run.method == method else { continue }
-            var index = Int(run.start)
-            while index < Int(run.end) {
-                let position = positions[index]
-                if position >= best { break }
-                index += 1
-                let check = guards[Int(position)]
-                if let path, !passes(check, path, pathIsASCII: pathIsASCII) { continue }
-                if (!check.hasResidualConditions && !askAll) || accepts(Int(position)) {
-                    best = position
-                    break
-                }
+    /// The index's lists, trie and guards in buffers allocated once: a lookup reads them
+    /// through plain pointers, with no reference counting on memory every thread shares.
+    /// Immutable after `init`, hence safe to share.
+    final class Tables: @unchecked Sendable {
+        let positions: UnsafeBufferPointer<Int32>
+        let runs: UnsafeBufferPointer<Run>
+        let nodes: UnsafeBufferPointer<Node>
+        let edges: UnsafeBufferPointer<Edge>
+        let edgeBytes: UnsafeBufferPointer<UInt8>
+        let guards: UnsafeBufferPointer<Guard>
+        let guardBytes: UnsafeBufferPointer<UInt8>
+
+        init(
+            positions: [Int32], runs: [Run], nodes: [Node], edges: [Edge], edgeBytes: [UInt8], guards: [Guard],
+            guardBytes: [UInt8]
+        ) {
+            func copy<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
+                let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
+                _ = buffer.initialize(from: array)
+                return UnsafeBufferPointer(rebasing: buffer[..<array.count])
+            }
+            self.positions = copy(positions)
+            self.runs = copy(runs)
+            self.nodes = copy(nodes)
+            self.edges = copy(edges)
+            self.edgeBytes = copy(edgeBytes)
+            self.guards = copy(guards)
+            self.guardBytes = copy(guardBytes)
+        }
+
+        deinit {
+            // Every element type is trivial: freeing the memory is enough.
+            for base in [
+                UnsafeRawPointer(positions.baseAddress), UnsafeRawPointer(runs.baseAddress), UnsafeRawPointer(nodes.baseAddress),
+                UnsafeRawPointer(edges.baseAddress), UnsafeRawPointer(edgeBytes.baseAddress), UnsafeRawPointer(guards.baseAddress),
+                UnsafeRawPointer(guardBytes.baseAddress),
+            ] {
+                base.map { UnsafeMutableRawPointer(mutating: $0).deallocate() }
             }
         }
     }
 
-    @inline(__always)
-    private func passes(_ check: Guard, _ path: UnsafeBufferPointer<UInt8>, pathIsASCII: Bool) -> Bool {
-        if check.prefixCount > 0, pathIsASCII || !check.prefixNeedsASCII {
-            let count = Int(check.prefixCount)
-            guard path.count >= count else { return false }
-            let start = Int(check.prefixStart)
-            for offset in 0..<count where path[offset] != guardBytes[start + offset] { return false }
+    /// One lookup's state over the tables (plain values and pointers only).
+    private struct Search {
+        let positions: UnsafeBufferPointer<Int32>
+        let runs: UnsafeBufferPointer<Run>
+        let nodes: UnsafeBufferPointer<Node>
+        let edges: UnsafeBufferPointer<Edge>
+        let edgeBytes: UnsafeBufferPointer<UInt8>
+        let guards: UnsafeBufferPointer<Guard>
+        let guardBytes: UnsafeBufferPointer<UInt8>
+        let method: Int32
+        let askAll: Bool
+        var pathIsASCII = true
+        var best = Int32.max
+
+        init(tables: Tables, method: Int32, askAll: Bool) {
+            positions = tables.positions
+            runs = tables.runs
+            nodes = tables.nodes
+            edges = tables.edges
+            edgeBytes = tables.edgeBytes
+            guards = tables.guards
+            guardBytes = tables.guardBytes
+            self.method = method
+            self.askAll = askAll
         }
-        if check.suffixCount > 0, pathIsASCII || !check.suffixNeedsASCII {
-            let count = Int(check.suffixCount)
-            guard path.count >= count else { return false }
-            let start = Int(check.suffixStart)
-            let base = path.count - count
-            for offset in 0..<count where path[base + offset] != guardBytes[start + offset] { return false }
+
+        var hasKeyedStubs: Bool { nodes.count > 1 || !nodes[0].prefix.isEmpty || !nodes[0].terminal.isEmpty }
+
+        mutating func walk<Check: CandidateCheck>(_ path: UnsafeBufferPointer<UInt8>, asciiOnly: Group, _ check: Check) {
+            for byte in path where byte >= 0x80 {
+                pathIsASCII = false
+                break
+            }
+            visit(0, from: 0, path, check)
+            if !pathIsASCII { offer(asciiOnly, path: path, check) }
         }
-        return true
+
+        private mutating func visit<Check: CandidateCheck>(_ node: Int32, from offset: Int, _ path: UnsafeBufferPointer<UInt8>, _ check: Check) {
+            let here = nodes[Int(node)]
+            offer(here.prefix, path: path, check)
+            var start = offset
+            while start < path.count, path[start] == UInt8(ascii: "/") { start += 1 }
+            if start == path.count {
+                offer(here.terminal, path: path, check)
+                return
+            }
+            var end = start
+            while end < path.count, path[end] != UInt8(ascii: "/") { end += 1 }
+            if let child = literalChild(of: node, UnsafeBufferPointer(rebasing: path[start..<end])) {
+                visit(child, from: end, path, check)
+            }
+            if here.wildcard >= 0 {
+                visit(here.wildcard, from: end, path, check)
+            }
+        }
+
+        /// Tries a group's runs for this method in position order, up to the best so far.
+        @inline(__always)
+        mutating func offer<Check: CandidateCheck>(_ group: Group, path: UnsafeBufferPointer<UInt8>?, _ check: Check) {
+            var runIndex = Int(group.start)
+            while runIndex < Int(group.end) {
+                let run = runs[runIndex]
+                runIndex += 1
+                guard run.method == -1 || run.method == method else { continue }
+                var index = Int(run.start)
+                while index < Int(run.end) {
+                    let position = positions[index]
+                    if position >= best { break }
+                    index += 1
+                    let guarded = guards[Int(position)]
+                    if let path, !passes(guarded, path) { continue }
+                    if (!guarded.hasResidualConditions && !askAll) || check.accepts(Int(position)) {
+                        best = position
+                        break
+                    }
+                }
+            }
+        }
+
+        @inline(__always)
+        private func passes(_ check: Guard, _ path: UnsafeBufferPointer<UInt8>) -> Bool {
+            if check.prefixCount > 0, pathIsASCII || !check.prefixNeedsASCII {
+                let count = Int(check.prefixCount)
+                guard path.count >= count else { return false }
+                let start = Int(check.prefixStart)
+                for offset in 0..<count where path[offset] != guardBytes[start + offset] { return false }
+            }
+            if check.suffixCount > 0, pathIsASCII || !check.suffixNeedsASCII {
+                let count = Int(check.suffixCount)
+                guard path.count >= count else { return false }
+                let start = Int(check.suffixStart)
+                let base = path.count - count
+                for offset in 0..<count where path[base + offset] != guardBytes[start + offset] { return false }
+            }
+            return true
+        }
+
+        private func literalChild(of parent: Int32, _ segment: UnsafeBufferPointer<UInt8>) -> Int32? {
+            guard !edges.isEmpty else { return nil }
+            let mask = edges.count - 1
+            var slot = Int(truncatingIfNeeded: RouteIndex.hash(parent: parent, segment)) & mask
+            while true {
+                let edge = edges[slot]
+                if edge.child < 0 { return nil }
+                if edge.parent == parent, Int(edge.count) == segment.count,
+                    memcmp(edgeBytes.baseAddress! + Int(edge.start), segment.baseAddress!, segment.count) == 0
+                {
+                    return edge.child
+                }
+                slot = (slot + 1) & mask
+            }
+        }
     }
 
     // MARK: - Literal edges
 
     @inline(__always)
-    private static func hash(parent: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    fileprivate static func hash(parent: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         // FNV-1a; the keys come from the configuration, requests only probe.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(UInt32(bitPattern: parent))
         hash = hash &* 0x100_0000_01b3
@@ -230,26 +315,6 @@ struct RouteIndex: Sendable {
             hash = hash &* 0x100_0000_01b3
         }
         return hash ^ (hash >> 29)
-    }
-
-    private func literalChild(of parent: Int32, _ segment: UnsafeBufferPointer<UInt8>) -> Int32? {
-        guard !edges.isEmpty else { return nil }
-        let mask = edges.count - 1
-        var slot = Int(truncatingIfNeeded: Self.hash(parent: parent, segment)) & mask
-        while true {
-            let edge = edges[slot]
-            if edge.child < 0 { return nil }
-            if edge.parent == parent, Int(edge.count) == segment.count {
-                var same = true
-                let start = Int(edge.start)
-                for offset in 0..<segment.count where edgeBytes[start + offset] != segment[offset] {
-                    same = false
-                    break
-                }
-                if same { return edge.child }
-            }
-            slot = (slot + 1) & mask
-        }
     }
 
     private static func edgeTable(_ nodes: [Builder.Node]) -> ([Edge], [UInt8]) {

@@ -99,12 +99,21 @@ public final class Router: Sendable {
     }
 
     private func firstMatch(_ view: RequestView) -> CompiledStub? {
-        let stubs = self.stubs
-        if let position = index.firstMatch(path: view.path, method: view.method, accepts: { stubs[$0].matchesResidual(view) }) {
-            return stubs[position]
+        let found = stubs.withUnsafeBufferPointer { buffer in
+            index.firstMatch(path: view.path, method: view.method, check: ResidualCheck(stubs: buffer, view: view))
         }
+        if let found { return stubs[found] }
         for stub in catchAlls where stub.matches(view) { return stub }
         return nil
+    }
+
+    /// The conditions of an offered stub that the index does not prove. Plain pointers: the
+    /// router keeps the stubs and the caller the view alive for the whole lookup.
+    private struct ResidualCheck: CandidateCheck {
+        let stubs: UnsafeBufferPointer<CompiledStub>
+        unowned(unsafe) let view: RequestView
+
+        func accepts(_ position: Int) -> Bool { stubs[position].matchesResidual(view) }
     }
 
     /// The stub positions the index offers for `request` (before conditions), for tests.
