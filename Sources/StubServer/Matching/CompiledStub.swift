@@ -8,6 +8,10 @@ final class CompiledStub: Sendable {
     /// exact `uri` and a literal `method`).
     let residualConditions: ArraySlice<RequestCondition>
     let routeKey: RouteKey
+    /// `residualConditions` as unretained references, read on the hot path without touching
+    /// the reference counts that every event-loop thread would otherwise contend for (the
+    /// `conditions` array keeps the objects alive).
+    private let residualReferences: UnmanagedList<RequestCondition>
     let isCatchAll: Bool
     /// The `uri` `path` pattern whose captures templates read as `req.path.name`.
     let pathPattern: AntPathPattern?
@@ -46,10 +50,21 @@ final class CompiledStub: Sendable {
         } else {
             residualConditions = sorted[leading...]
         }
+        // Evaluated cheapest first; which stub matches does not depend on the order.
+        let residual = residualConditions
+        if residual.indices.dropFirst().allSatisfy({ residual[$0 - 1].evaluationCost <= residual[$0].evaluationCost }) {
+            residualReferences = UnmanagedList(residual)
+        } else {
+            residualReferences = UnmanagedList(residual.enumerated().sorted {
+                ($0.element.evaluationCost, $0.offset) < ($1.element.evaluationCost, $1.offset)
+            }.map(\.element))
+        }
         self.isCatchAll = isCatchAll
         self.pathPattern = pathPattern
         self.plan = plan
     }
+
+    deinit { residualReferences.free() }
 
     /// Every condition holds (what a top-to-bottom scan asks).
     @inline(__always)
@@ -61,13 +76,26 @@ final class CompiledStub: Sendable {
     /// The conditions the route index left to check hold.
     @inline(__always)
     func matchesResidual(_ view: RequestView) -> Bool {
-        for condition in residualConditions where !condition.matches(view) { return false }
+        for condition in residualReferences.buffer where !condition._withUnsafeGuaranteedRef({ $0.matches(view) }) { return false }
         return true
     }
 
     func reply(_ view: RequestView) -> HTTPReply {
         plan.reply(TemplateContext(view: view, pathVariables: pathPattern.flatMap { $0.match(view.path) }))
     }
+}
+
+/// Unretained references to objects that something else keeps alive, in a buffer read
+/// without reference counting (immutable once made; the owner calls `free` in its `deinit`).
+struct UnmanagedList<Object: AnyObject>: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<Unmanaged<Object>>
+
+    init(_ objects: some Collection<Object>) {
+        buffer = .allocate(capacity: objects.count)
+        _ = buffer.initialize(from: objects.lazy.map { Unmanaged.passUnretained($0) })
+    }
+
+    func free() { buffer.deallocate() }
 }
 
 /// Compiles `StubDefinition`s: request patterns into conditions (applying the settings

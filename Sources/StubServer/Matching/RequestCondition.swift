@@ -45,6 +45,17 @@ final class RequestCondition: Sendable {
     let label: String
     private let expected: Expectation
 
+    /// The common tests, unpacked once so that `matches` reads plain stored properties of
+    /// this (shared, immutable) object instead of copying enum payloads per request.
+    private enum Kind: UInt8, Sendable {
+        case uri, uriWithin, method, version, header, query, cookie, form, other
+    }
+
+    private let kind: Kind
+    /// The header, query, cookie or form name; the context for `uriWithin`.
+    private let name: String
+    private let predicate: TextPredicate
+
     /// What was expected, in words: `equal to "/a"`, `matching "\d+"`.
     var expectation: String { expected.description }
 
@@ -52,6 +63,27 @@ final class RequestCondition: Sendable {
         self.test = test
         self.label = label
         self.expected = expectation
+        switch test {
+        case .uri(let predicate): (kind, name, self.predicate) = (.uri, "", predicate)
+        case .uriWithin(let context): (kind, name, predicate) = (.uriWithin, context, .exist(true))
+        case .method(let predicate): (kind, name, self.predicate) = (.method, "", predicate)
+        case .version(let predicate): (kind, name, self.predicate) = (.version, "", predicate)
+        case .header(let header, let predicate): (kind, name, self.predicate) = (.header, header, predicate)
+        case .query(let query, let predicate): (kind, name, self.predicate) = (.query, query, predicate)
+        case .cookie(let cookie, let predicate): (kind, name, self.predicate) = (.cookie, cookie, predicate)
+        case .form(let form, let predicate): (kind, name, self.predicate) = (.form, form, predicate)
+        default: (kind, name, predicate) = (.other, "", .exist(true))
+        }
+    }
+
+    /// Relative cost of evaluating the condition, to order the checks made after the route
+    /// index (`cost` orders reports and must stay as it is): a regex or template match costs
+    /// more than comparing a header.
+    var evaluationCost: Int {
+        switch test {
+        case .uri(.regex), .uri(.path): 7
+        default: cost
+        }
     }
 
     /// Relative cost, to order evaluation (path and method first, bodies last).
@@ -72,15 +104,23 @@ final class RequestCondition: Sendable {
     }
 
     func matches(_ view: RequestView) -> Bool {
+        switch kind {
+        case .uri: return predicate.matches(view.path)
+        case .uriWithin: return Self.isWithin(view.path, context: name)
+        case .method: return predicate.matches(view.method)
+        case .version: return predicate.matches(view.request.version.description)
+        case .header: return predicate.matchesAny(headerNamed: name, in: view.request.headers)
+        case .query: return predicate.matchesAny(named: name, in: view.queries)
+        case .cookie: return predicate.matchesAny(named: name, in: view.cookies)
+        case .form: return predicate.matchesAny(named: name, in: view.forms)
+        case .other: return matchesBody(view)
+        }
+    }
+
+    private func matchesBody(_ view: RequestView) -> Bool {
         switch test {
-        case .uri(let predicate): return predicate.matches(view.path)
-        case .uriWithin(let context): return Self.isWithin(view.path, context: context)
-        case .method(let predicate): return predicate.matches(view.method)
-        case .version(let predicate): return predicate.matches(view.request.version.description)
-        case .header(let name, let predicate): return predicate.matchesAny(view.request.headers.values(for: name))
-        case .query(let name, let predicate): return predicate.matchesAny(view.queries[name])
-        case .cookie(let name, let predicate): return predicate.matchesAny(view.cookies[name])
-        case .form(let name, let predicate): return predicate.matchesAny(view.forms[name])
+        case .uri, .uriWithin, .method, .version, .header, .query, .cookie, .form:
+            return false  // handled by `matches`
         case .text(let predicate): return predicate.matches(view.request.body.isEmpty ? nil : view.bodyText)
         case .bodyBytes(let expected): return view.request.body == expected
         case .bodyJSON(let expected): return view.jsonValue == expected

@@ -43,6 +43,8 @@ public struct RouteResult: Sendable {
 /// hot reload (a new router) starts sequences over.
 public final class Router: Sendable {
     private let stubs: [CompiledStub]
+    /// `stubs` unretained, for the index's candidate checks (see `UnmanagedList`).
+    private let stubReferences: UnmanagedList<CompiledStub>
     private let catchAlls: [CompiledStub]
     private let index: RouteIndex
 
@@ -73,8 +75,11 @@ public final class Router: Sendable {
         guard diagnostics.isEmpty else { throw ConfigError(diagnostics) }
         stubs = compiled.filter { !$0.isCatchAll }
         catchAlls = compiled.filter(\.isCatchAll)
+        stubReferences = UnmanagedList(stubs)
         index = RouteIndex(stubs, adjustingKeys: adjust)
     }
+
+    deinit { stubReferences.free() }
 
     /// Number of sessions, catch-alls included.
     public var stubCount: Int { stubs.count + catchAlls.count }
@@ -99,10 +104,9 @@ public final class Router: Sendable {
     }
 
     private func firstMatch(_ view: RequestView) -> CompiledStub? {
-        let found = stubs.withUnsafeBufferPointer { buffer in
-            index.firstMatch(path: view.path, method: view.method, check: ResidualCheck(stubs: buffer, view: view))
+        if let found = index.firstMatch(path: view.path, method: view.method, check: ResidualCheck(stubs: stubReferences.buffer, view: view)) {
+            return stubs[found]
         }
-        if let found { return stubs[found] }
         for stub in catchAlls where stub.matches(view) { return stub }
         return nil
     }
@@ -110,10 +114,10 @@ public final class Router: Sendable {
     /// The conditions of an offered stub that the index does not prove. Plain pointers: the
     /// router keeps the stubs and the caller the view alive for the whole lookup.
     private struct ResidualCheck: CandidateCheck {
-        let stubs: UnsafeBufferPointer<CompiledStub>
+        let stubs: UnsafeMutableBufferPointer<Unmanaged<CompiledStub>>
         unowned(unsafe) let view: RequestView
 
-        func accepts(_ position: Int) -> Bool { stubs[position].matchesResidual(view) }
+        func accepts(_ position: Int) -> Bool { stubs[position]._withUnsafeGuaranteedRef { $0.matchesResidual(view) } }
     }
 
     /// The stub positions the index offers for `request` (before conditions), for tests.
