@@ -113,15 +113,20 @@ enum StubCompiler {
                 pattern, context: "", path: "(settings request \(offset + 1))", labelPrefix: "settings ", scope: scope,
                 problems: &problems, pathPattern: nil)
         }
-        if definition.request != nil {
+        // Large optional values are read through `map` (borrowed), not bound or compared with
+        // nil: each of those copies and destroys every field.
+        let hasRequest = definition.request.map { _ in true } ?? false
+        let hasResponse = definition.response.map { _ in true } ?? false
+        if hasRequest {
             var capture: AntPathPattern?
-            // Read in place (not bound with `if let`): a request pattern is a large value.
-            let own = compileRequest(
-                definition.request!, context: context, path: ".request", labelPrefix: "", scope: scope, problems: &problems,
-                pathPattern: &capture)
+            let (own, hasURI) = definition.request.map { request in
+                (compileRequest(
+                    request, context: context, path: ".request", labelPrefix: "", scope: scope, problems: &problems,
+                    pathPattern: &capture), request.uri != nil)
+            }!
             if conditions.isEmpty { conditions = own } else { conditions += own }
             pathPattern = capture
-            if definition.request!.uri == nil, !context.isEmpty {
+            if !hasURI, !context.isEmpty {
                 conditions.append(RequestCondition(test: .uriWithin(context), label: "uri", expectation: .text("under the context \(quoted(context))")))
             }
         } else if !context.isEmpty {
@@ -132,12 +137,11 @@ enum StubCompiler {
         for (offset, response) in scope.responses.enumerated() {
             steps += ResponseCompiler.steps(for: response, path: "(settings response \(offset + 1))", scope: scope, problems: &problems)
         }
-        if definition.response != nil {
-            let own = ResponseCompiler.steps(for: definition.response!, path: ".response", scope: scope, problems: &problems)
+        if let own = definition.response.map({ ResponseCompiler.steps(for: $0, path: ".response", scope: scope, problems: &problems) }) {
             if steps.isEmpty { steps = own } else { steps += own }
         }
         if let location = definition.redirectTo {
-            if definition.request == nil {
+            if !hasRequest {
                 problems.append(StubCompileProblem(path: ".redirectTo", message: "redirectTo needs a request to match"))
             }
             steps.append(.status(302))
@@ -148,13 +152,13 @@ enum StubCompiler {
                 steps.append(.header("Location", plan))
             }
         }
-        if definition.response == nil && definition.redirectTo == nil {
+        if !hasResponse && definition.redirectTo == nil {
             problems.append(StubCompileProblem(path: "", message: "a session needs a response (or a request with redirectTo)"))
         }
         guard problems.count == before else { return nil }
         return CompiledStub(
             reference: reference, summary: definition.description, conditions: conditions,
-            isCatchAll: definition.request == nil, pathPattern: pathPattern, plan: ResponsePlan(steps: steps, owner: reference))
+            isCatchAll: !hasRequest, pathPattern: pathPattern, plan: ResponsePlan(steps: steps, owner: reference))
     }
 
     /// `/billing/` → `/billing`; `billing` → `/billing`; `/` and "" → "".
