@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `make bench`: the stub server against nginx (1 worker) serving the same body, measured in the
 # same run on 127.0.0.1 with wrk (keep-alive, 50 connections, 2 threads), alternating A B A B so
-# both see the same machine noise. Reports req/s, p50, p99, the ratio to nginx for a 1-stub and a
-# 10,000-stub configuration, startup time (spawn to first 200) and peak RSS.
+# both see the same machine noise. Reports req/s, p50, p99, the ratio to nginx and to the 1-stub
+# configuration for a 1-stub and two 10,000-stub configurations (realistic mix; exact paths only),
+# startup time (spawn to first 200), the time to load 10,000 stubs (`validate`) and peak RSS.
 #
 # Knobs (environment): BENCH_DURATION seconds per wrk run (default 5), BENCH_ROUNDS runs per
 # server and configuration (default 3), BENCH_STARTS startup samples (default 9).
@@ -62,13 +63,25 @@ HIT='{"request":{"method":"get","uri":"/bench"},"response":{"status":200,"header
 printf '[%s]\n' "$HIT" > "$WORK/one.json"
 
 # 10,000 sessions; the one the load hits comes last in file order, so only a route index keeps
-# it cheap. Most are exact paths (as real stub files are), with methods, queries and headers
-# mixed in, and a few operator paths that no index can bucket.
-{
+# it cheap. Like a real stub file: mostly exact paths (with methods, queries, headers and forms
+# mixed in), 300 `path` templates under the same prefixes and 100 `startsWith` paths. The
+# second file is the same with every path exact: it isolates what non-literal routes cost.
+write_tenk() {  # $1: mixed | exact
+    local exact=$1
     printf '[\n'
     for ((i = 0; i < 9999; i++)); do
         case $((i % 100)) in
-            0) printf '{"request":{"uri":{"startsWith":"/static/%d/"}},"response":{"text":"static %d"}},\n' "$i" "$i" ;;
+            0)
+                if [ "$exact" = exact ]; then uri="\"/static/$i/index.html\""; else uri="{\"startsWith\":\"/static/$i/\"}"; fi
+                printf '{"request":{"uri":%s},"response":{"text":"static %d"}},\n' "$uri" "$i" ;;
+            50 | 51 | 52)
+                case $((i % 100)) in
+                    50) template="/api/v1/items/{id}/r$i"; literal="/api/v1/items/7/r$i" ;;
+                    51) template="/api/v1/users/{user}/items/$i"; literal="/api/v1/users/u7/items/$i" ;;
+                    *) template="/api/v2/r$i/{id}"; literal="/api/v2/r$i/7" ;;
+                esac
+                if [ "$exact" = exact ]; then uri="\"$literal\""; else uri="{\"path\":\"$template\"}"; fi
+                printf '{"request":{"method":"get","uri":%s},"response":{"text":"template %d"}},\n' "$uri" "$i" ;;
             1) printf '{"request":{"method":"post","uri":"/api/v1/items/%d","forms":{"name":"n%d"}},"response":{"status":201,"text":"created %d"}},\n' "$i" "$i" "$i" ;;
             2) printf '{"request":{"method":"get","uri":"/api/v1/items/%d","queries":{"page":"%d"}},"response":{"json":{"page":%d}}},\n' "$i" "$i" "$i" ;;
             3) printf '{"request":{"method":"delete","uri":"/api/v1/items/%d","headers":{"Authorization":"Bearer %d"}},"response":{"status":204}},\n' "$i" "$i" ;;
@@ -76,10 +89,9 @@ printf '[%s]\n' "$HIT" > "$WORK/one.json"
         esac
     done
     printf '%s\n]\n' "$HIT"
-} > "$WORK/tenk.json"
-
-# The same 10,000 sessions with exact paths only: isolates what the ordered fallbacks cost.
-sed 's/{"startsWith":"\(\/static\/[0-9]*\/\)"}/"\1index.html"/' "$WORK/tenk.json" > "$WORK/tenk-exact.json"
+}
+write_tenk mixed > "$WORK/tenk.json"
+write_tenk exact > "$WORK/tenk-exact.json"
 
 cat > "$WORK/nginx/nginx.conf" <<CONF
 worker_processes 1;
@@ -219,13 +231,25 @@ for ((i = 0; i < 3; i++)); do
     echo "$(( (t1 - t0) / 1000 ))" | awk '{ printf "%.2f\n", $1 / 1000 }' >> "$STARTUP_TENK"
 done
 
+# Loading alone: `stubserver validate` reads, checks and compiles the file, then exits.
+VALIDATE="$WORK/validate"
+: > "$VALIDATE"
+for ((i = 0; i < STARTS; i++)); do
+    t0=$(now_ns)
+    "$STUBSERVER" validate -c "$WORK/tenk.json" >/dev/null
+    t1=$(now_ns)
+    echo "$(( (t1 - t0) / 1000 ))" | awk '{ printf "%.2f\n", $1 / 1000 }' >> "$VALIDATE"
+done
+validate_tenk=$(median < "$VALIDATE")
+
 # --- report ------------------------------------------------------------------------------
 field() { awk -v c="$1" -v s="$2" -v f="$3" '$1 == c && $2 == s { print $f }' "$RESULTS" | median; }
 bad() { awk -v c="$1" -v s="$2" '$1 == c && $2 == s { n += $6 } END { print n + 0 }' "$RESULTS"; }
 
 echo
 echo "stubserver vs nginx (1 worker): wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s, keep-alive, 127.0.0.1, median of $ROUNDS alternating runs"
-printf '%-12s %-11s %12s %10s %10s %8s %10s\n' config server "req/s" "p50 ms" "p99 ms" errors "vs nginx"
+printf '%-12s %-11s %12s %10s %10s %8s %10s %10s\n' config server "req/s" "p50 ms" "p99 ms" errors "vs nginx" "vs 1 stub"
+one_stub_rps=$(field one stub 3)
 for config in one tenk tenk-exact; do
     case $config in
         one) label="1 stub" ;;
@@ -236,8 +260,10 @@ for config in one tenk tenk-exact; do
     for server in stub nginx; do
         rps=$(field "$config" "$server" 3)
         ratio=$(awk -v a="$rps" -v b="$nginx_rps" 'BEGIN { printf "%.2fx", a / b }')
-        printf '%-12s %-11s %12s %10s %10s %8s %10s\n' "$label" "$([ $server = stub ] && echo stubserver || echo nginx)" \
-            "$rps" "$(field "$config" "$server" 4)" "$(field "$config" "$server" 5)" "$(bad "$config" "$server")" "$ratio"
+        vs_one="-"
+        [ "$server" = stub ] && vs_one=$(awk -v a="$rps" -v b="$one_stub_rps" 'BEGIN { printf "%.2fx", a / b }')
+        printf '%-12s %-11s %12s %10s %10s %8s %10s %10s\n' "$label" "$([ $server = stub ] && echo stubserver || echo nginx)" \
+            "$rps" "$(field "$config" "$server" 4)" "$(field "$config" "$server" 5)" "$(bad "$config" "$server")" "$ratio" "$vs_one"
     done
 done
 one_rps=$(field one stub 3)
@@ -252,10 +278,11 @@ normalized=$(awk -v a="$tenk_ratio" -v b="$one_ratio" 'BEGIN { printf "%.2f", a 
 exact_rps=$(field tenk-exact stub 3)
 exact_vs_one=$(awk -v a="$exact_rps" -v b="$one_rps" 'BEGIN { printf "%.2f", a / b }')
 exact_normalized=$(awk -v a="$exact_rps" -v b="$(field tenk-exact nginx 3)" -v c="$one_ratio" 'BEGIN { printf "%.2f", a / b / c }')
-echo "10k mixed = 9,899 exact paths + 100 startsWith paths (ordered fallbacks) + the hit last; 10k exact = the same with exact paths only"
+echo "10k mixed = 9,599 exact paths + 300 path templates + 100 startsWith paths + the hit last; 10k exact = the same with exact paths only"
 echo "10k mixed / 1 stub throughput: $tenk_vs_one (relative to nginx in its own runs: $normalized)"
 echo "10k exact / 1 stub throughput: $exact_vs_one (relative to nginx in its own runs: $exact_normalized)"
 echo "startup, spawn to first 200 (median of $STARTS): ${startup} ms with 1 stub; ${startup_tenk} ms with 10,000 stubs (median of 3)"
+echo "load 10,000 stubs (stubserver validate -c 10k mixed, spawn to exit, median of $STARTS): ${validate_tenk} ms"
 echo "peak RSS: stubserver ${RSS[one]} MiB (1 stub), ${RSS[tenk]} MiB (10k mixed), ${RSS[tenk-exact]} MiB (10k exact); nginx worker: ${NGINX_RSS:-?} MiB"
 echo
 verdict() { if awk "BEGIN { exit !($1) }"; then echo "met"; else echo "MISSED"; fi; }

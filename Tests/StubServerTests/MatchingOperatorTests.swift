@@ -168,6 +168,33 @@ final class MatchingOperatorTests: XCTestCase {
         XCTAssertThrowsError(try AntPathPattern("/a/{unclosed"))
     }
 
+    func testAntPathPatternEdges() throws {
+        XCTAssertEqual(try AntPathPattern("/a/{x}/**/c/{y}").match("/a/1/b/b/c/2"), ["x": "1", "y": "2"])
+        XCTAssertEqual(try AntPathPattern("/a/**/{y}").match("/a/9"), ["y": "9"], "** may take no segment")
+        XCTAssertEqual(try AntPathPattern("/a/{x}").match("//a//7"), ["x": "7"], "empty segments are skipped")
+        XCTAssertNil(try AntPathPattern("/a/{x}").match("/a/7/"), "a trailing slash must match")
+        XCTAssertEqual(try AntPathPattern("/a/{x}/").match("/a/7/"), ["x": "7"])
+        XCTAssertEqual(try AntPathPattern("/?/b").match("/ü/b"), [:], "? is one character, not one byte")
+        XCTAssertEqual(try AntPathPattern("/f/{n}-{v:\\d+}.js").match("/f/app-lib-12.js"), ["n": "app-lib", "v": "12"])
+        XCTAssertNil(try AntPathPattern("/f/{n}-{v:\\d+}.js").match("/f/app-x.js"))
+        XCTAssertNil(try AntPathPattern("a/{x}").match("/a/1"), "a pattern without a leading slash needs a path without one")
+        XCTAssertEqual(try AntPathPattern("/*.png").match("/x.png"), [:])
+        XCTAssertNil(try AntPathPattern("/*.png").match("/x.png/y"))
+    }
+
+    func testContainIsASubstringSearchOnAnyText() throws {
+        let router = try Router(stubs: [
+            StubDefinition(request: RequestPattern(headers: ["Accept": .contain("json")]), response: .text("json")),
+            StubDefinition(request: RequestPattern(headers: ["X-Name": .contain("ü")]), response: .text("umlaut")),
+            StubDefinition(request: RequestPattern(uri: .contain("/b/")), response: .text("b")),
+        ])
+        XCTAssertEqual(router.answer("GET", "/x", headers: [("Accept", "application/json; q=1")]).text, "json")
+        XCTAssertEqual(router.answer("GET", "/x", headers: [("X-Name", "Müller")]).text, "umlaut")
+        XCTAssertEqual(router.answer("GET", "/x", headers: [("X-Name", "Mu\u{308}ller")]).text, "umlaut", "canonically equivalent text still contains it")
+        XCTAssertEqual(router.answer("GET", "/a/b/c").text, "b")
+        XCTAssertEqual(router.answer("GET", "/a/bc").status, 400)
+    }
+
     func testJSONPathSubset() throws {
         let json = try JSONValue(parsing: #"{"store": {"book": [{"title": "A", "price": 8}, {"title": "B", "price": 22, "isbn": "x"}], "bike": {"price": 19}}}"#)
         func titles(_ path: String) throws -> [String] { try JSONPath(path).evaluate(json).map(\.scalarText) }

@@ -71,8 +71,10 @@ struct LoadRun {
     var stubs: [StubDefinition] = []
     var watched: [String] = []
     var diagnostics: [ConfigDiagnostic] = []
-    /// Per file: its bytes and the offsets of decoded values, to place compile problems.
-    private var sources: [String: (bytes: [UInt8], offsets: [String: Int])] = [:]
+    /// Per file: its bytes, to place compile problems. The parsed document is dropped after
+    /// decoding (10,000 sessions' worth of nodes) and parsed again only to place a problem.
+    private var sources: [String: [UInt8]] = [:]
+    private var reparsed: [String: JSONNode] = [:]
     private var fileOrder: [String] = []
 
     static let maximumIncludeDepth = 32
@@ -134,7 +136,7 @@ struct LoadRun {
 
     private mutating func report(_ origin: Origin?, file: String, _ message: String) {
         if let origin {
-            let position = sources[origin.file].map { SourcePosition.locate(offset: origin.offset, in: $0.bytes) }
+            let position = sources[origin.file].map { SourcePosition.locate(offset: origin.offset, in: $0) }
             diagnostics.append(ConfigDiagnostic(file: origin.file, path: origin.path, message: message, position: position))
         } else {
             diagnostics.append(ConfigDiagnostic(file: file, path: "", message: message))
@@ -161,40 +163,44 @@ struct LoadRun {
             diagnostics.append(ConfigDiagnostic(file: name, path: "", message: "malformed JSON: \(error.message)", position: error.position))
             return
         }
+        let directory = Self.directory(of: file)
+        let scope = StubScope(
+            context: inherited.context,
+            fileRoot: inherited.fileRoot ?? directory,
+            fallbackRoot: inherited.fileRoot == nil ? workingDirectory : nil,
+            requests: inherited.requests,
+            responses: inherited.responses)
         var decoder = StubDecoder(file: name, bytes: bytes)
-        let entries = decoder.decodeFile(root)
+        let decoded = decoder.decodeFile(root, scope: scope)
         diagnostics += decoder.diagnostics
         if sources[name] == nil { fileOrder.append(name) }
-        sources[name] = (bytes, decoder.offsets)
-        let directory = Self.directory(of: file)
+        sources[name] = bytes
 
-        for entry in entries {
-            switch entry {
-            case .session(let session):
-                let scope = StubScope(
-                    context: inherited.context,
-                    fileRoot: inherited.fileRoot ?? directory,
-                    fallbackRoot: inherited.fileRoot == nil ? workingDirectory : nil,
-                    requests: inherited.requests,
-                    responses: inherited.responses)
-                if let matcher = session.request?.file {
-                    watchRequestFile(matcher.path, scope: scope)
-                }
-                stubs.append(StubDefinition(
-                    request: session.request, response: session.response, redirectTo: session.redirectTo,
-                    description: session.description, scope: scope, reference: StubReference(file: name, index: session.index)))
-            case .settings(let settings):
-                if let environment {
-                    guard let env = settings.env, env.lowercased() == environment.lowercased() else { continue }
-                }
-                loadSettings(settings, file: name, directory: directory, inherited: inherited, chain: chain + [ConfinedFiles.realPath(file) ?? file])
+        // Sessions in file order, each settings entry's includes where the entry was written.
+        var next = 0
+        for (sessionsBefore, settings) in decoded.settings {
+            for session in decoded.sessions[next..<sessionsBefore] {
+                if let matcher = session.request?.file { watchRequestFile(matcher.path, scope: scope) }
             }
+            stubs += decoded.sessions[next..<sessionsBefore]
+            next = sessionsBefore
+            if let environment {
+                guard let env = settings.env, env.lowercased() == environment.lowercased() else { continue }
+            }
+            loadSettings(settings, file: name, directory: directory, inherited: inherited, chain: chain + [ConfinedFiles.realPath(file) ?? file])
+        }
+        for session in decoded.sessions[next...] {
+            if let matcher = session.request?.file { watchRequestFile(matcher.path, scope: scope) }
+        }
+        if next == 0 && stubs.isEmpty {
+            stubs = decoded.sessions  // the common single-file case: no copy
+        } else {
+            stubs += decoded.sessions[next...]
         }
     }
 
     private mutating func loadSettings(_ settings: SettingsEntry, file: String, directory: String, inherited: Inherited, chain: [String]) {
         let path = "[\(settings.index)]"
-        let offsets = sources[file]?.offsets ?? [:]
         var child = inherited
         if let context = settings.context {
             child.context = StubCompiler.join(inherited.context, StubCompiler.normalizedContext(context))
@@ -207,7 +213,7 @@ struct LoadRun {
             } else if Self.isDirectory(there) {
                 child.fileRoot = there
             } else {
-                report(Origin(file: file, path: path + ".file_root", offset: offsets[path + ".file_root"] ?? 0), file: file,
+                report(Origin(file: file, path: path + ".file_root", offset: document(file)?.offset(atPath: path + ".file_root") ?? 0), file: file,
                        "no directory \(quoted(fileRoot)) (looked in \(displayName(directory)) and the working directory)")
                 return
             }
@@ -277,22 +283,18 @@ struct LoadRun {
         return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
     }
 
-    /// The position of the value at `path` (or of its nearest recorded parent).
-    func position(file: String, path: String) -> SourcePosition? {
-        guard let source = sources[file] else { return nil }
-        var current = path
-        while !current.isEmpty {
-            if let offset = source.offsets[current] { return SourcePosition.locate(offset: offset, in: source.bytes) }
-            // Drop the last `.key`, `["key"]` or `[n]`.
-            if current.hasSuffix("]"), let open = current.lastIndex(of: "[") {
-                current = String(current[..<open])
-            } else if let dot = current.lastIndex(of: ".") {
-                current = String(current[..<dot])
-            } else {
-                break
-            }
-        }
-        return nil
+    /// The position of the value at `path` (or of its nearest parent in the file).
+    mutating func position(file: String, path: String) -> SourcePosition? {
+        guard !path.isEmpty, let bytes = sources[file], let offset = document(file)?.offset(atPath: path) else { return nil }
+        return SourcePosition.locate(offset: offset, in: bytes)
+    }
+
+    /// The parsed document of a file that was loaded, parsed again on first use.
+    private mutating func document(_ file: String) -> JSONNode? {
+        if let root = reparsed[file] { return root }
+        guard let bytes = sources[file], let root = try? JSONParser.parse(bytes) else { return nil }
+        reparsed[file] = root
+        return root
     }
 
     func sortedDiagnostics() -> [ConfigDiagnostic] {

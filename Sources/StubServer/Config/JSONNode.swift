@@ -73,6 +73,53 @@ struct JSONNode: Sendable {
     }
 }
 
+extension JSONNode {
+    /// The offset of the value a diagnostic path names (`[0].request.headers["X A"]`, as
+    /// `JSONPathText` writes them), or of the deepest value on the way when the rest is not in
+    /// the document; nil when the path is not in that notation. Only called to place errors,
+    /// so nothing has to be recorded while decoding.
+    func offset(atPath path: String) -> Int? {
+        let bytes = Array(path.utf8)
+        var node = self
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "."):
+                var end = index + 1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "."), bytes[end] != UInt8(ascii: "[") { end += 1 }
+                let key = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
+                guard let child = node.members?.first(where: { $0.key == key })?.value else { return node.offset }
+                node = child
+                index = end
+            case UInt8(ascii: "[") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\""):
+                // A JSON string key: find its closing quote, skipping escapes.
+                var end = index + 2
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
+                guard end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "]"),
+                    let key = (try? JSONParser.parse(Array(bytes[(index + 1)...end])))?.stringValue
+                else { return nil }
+                guard let child = node.members?.first(where: { $0.key == key })?.value else { return node.offset }
+                node = child
+                index = end + 2
+            case UInt8(ascii: "["):
+                var end = index + 1
+                var number = 0
+                while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") {
+                    number = number &* 10 &+ Int(bytes[end] - UInt8(ascii: "0"))
+                    end += 1
+                }
+                guard end > index + 1, end < bytes.count, bytes[end] == UInt8(ascii: "]") else { return nil }
+                guard let elements = node.elements, number < elements.count else { return node.offset }
+                node = elements[number]
+                index = end + 1
+            default:
+                return nil
+            }
+        }
+        return node.offset
+    }
+}
+
 /// Line (1-based) and column (1-based, in Unicode scalars) of a place in a JSON document.
 public struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
     public var line: Int

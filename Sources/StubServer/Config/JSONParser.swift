@@ -122,6 +122,7 @@ enum JSONParser {
                 depth -= 1
                 return JSONNode(kind: .object(members), offset: start)
             }
+            members.reserveCapacity(4)  // one allocation for the small objects stub files are made of
             while true {
                 skipWhitespace()
                 guard index < bytes.count else { throw fail("unexpected end of input inside an object opened at \(SourcePosition.locate(offset: start, in: bytes))") }

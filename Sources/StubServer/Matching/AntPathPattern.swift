@@ -10,6 +10,10 @@
 /// Matching works on UTF-8 bytes and only builds strings for captures it returns: it runs for
 /// every request that reaches a `path` stub.
 struct AntPathPattern: Sendable, Hashable {
+    /// The pattern text determines everything else.
+    static func == (lhs: AntPathPattern, rhs: AntPathPattern) -> Bool { lhs.source == rhs.source }
+    func hash(into hasher: inout Hasher) { hasher.combine(source) }
+
     enum Piece: Sendable, Hashable {
         case literal([UInt8])
         case anyCharacters
@@ -36,6 +40,30 @@ struct AntPathPattern: Sendable, Hashable {
     /// The literal segments before the first wildcard, checked before any other work: most
     /// requests that reach a `path` stub are for another resource.
     let leadingLiterals: [[UInt8]]
+
+    /// `segments` flattened into plain values (pieces as ranges of one array, literal bytes
+    /// as ranges of another), so matching walks them through pointers without copying arrays
+    /// out of enum payloads at every step.
+    private enum Step: Sendable {
+        case anySegments
+        /// `pieces[first..<end]`
+        case segment(first: Int, end: Int)
+    }
+
+    private enum FlatPiece: Sendable {
+        /// `literalBytes[start..<start+count]`
+        case literal(start: Int, count: Int)
+        case anyCharacters
+        case oneCharacter
+        case capture(Int)
+        /// Capture slot and index into `regexes`.
+        case constrained(Int, regex: Int)
+    }
+
+    private let steps: [Step]
+    private let pieces: [FlatPiece]
+    private let literalBytes: [UInt8]
+    private let regexes: [CompiledRegex]
 
     init(_ source: String) throws(SyntaxError) {
         self.source = source
@@ -113,6 +141,36 @@ struct AntPathPattern: Sendable, Hashable {
             leading.append(bytes)
         }
         leadingLiterals = leading
+        var steps: [Step] = []
+        var flat: [FlatPiece] = []
+        var bytes: [UInt8] = []
+        var regexes: [CompiledRegex] = []
+        for segment in segments {
+            switch segment {
+            case .anySegments:
+                steps.append(.anySegments)
+            case .pieces(let pieces):
+                let first = flat.count
+                for piece in pieces {
+                    switch piece {
+                    case .literal(let literal):
+                        flat.append(.literal(start: bytes.count, count: literal.count))
+                        bytes += literal
+                    case .anyCharacters: flat.append(.anyCharacters)
+                    case .oneCharacter: flat.append(.oneCharacter)
+                    case .capture(let slot): flat.append(.capture(slot))
+                    case .constrained(let slot, let box):
+                        flat.append(.constrained(slot, regex: regexes.count))
+                        regexes.append(box.regex)
+                    }
+                }
+                steps.append(.segment(first: first, end: flat.count))
+            }
+        }
+        self.steps = steps
+        self.pieces = flat
+        self.literalBytes = bytes
+        self.regexes = regexes
     }
 
     /// Whether the path's first segments are the pattern's leading literal segments.
@@ -145,89 +203,117 @@ struct AntPathPattern: Sendable, Hashable {
         return copy.withUTF8 { bytes -> [String: String]? in
             guard (bytes.first == UInt8(ascii: "/")) == leadingSlash, hasLeadingLiterals(bytes) else { return nil }
             let pathTrailing = bytes.count > 1 && bytes.last == UInt8(ascii: "/")
-            if case .anySegments = segments.last {} else if pathTrailing != trailingSlash { return nil }
-            // Segment boundaries (empty segments skipped, as Spring does).
-            var ranges: [Range<Int>] = []
-            ranges.reserveCapacity(8)
+            if case .anySegments = steps.last {} else if pathTrailing != trailingSlash { return nil }
+            // Segment boundaries (empty segments skipped, as Spring does), on the stack.
+            var segmentCount = 0
             var start = 0
             for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
-                if index > start { ranges.append(start..<index) }
+                if index > start { segmentCount += 1 }
                 start = index + 1
             }
-            var captures = [Range<Int>](repeating: 0..<0, count: captureNames.count)
-            guard matchSegments(0, ranges[...], bytes, &captures) else { return nil }
-            guard wantCaptures else { return [:] }
-            var result: [String: String] = [:]
-            for (slot, range) in captures.enumerated() {
-                result[captureNames[slot]] = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-            }
-            return result
-        }
-    }
-
-    private func matchSegments(
-        _ patternIndex: Int, _ parts: ArraySlice<Range<Int>>, _ bytes: UnsafeBufferPointer<UInt8>, _ captures: inout [Range<Int>]
-    ) -> Bool {
-        guard patternIndex < segments.count else { return parts.isEmpty }
-        switch segments[patternIndex] {
-        case .anySegments:
-            // Try consuming zero, one, … segments.
-            var rest = parts
-            while true {
-                if matchSegments(patternIndex + 1, rest, bytes, &captures) { return true }
-                guard !rest.isEmpty else { return false }
-                rest = rest.dropFirst()
-            }
-        case .pieces(let pieces):
-            guard let part = parts.first else { return false }
-            guard Self.matchPieces(pieces[...], part.lowerBound, part.upperBound, bytes, &captures) else { return false }
-            return matchSegments(patternIndex + 1, parts.dropFirst(), bytes, &captures)
-        }
-    }
-
-    private static func matchPieces(
-        _ pieces: ArraySlice<Piece>, _ from: Int, _ to: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ captures: inout [Range<Int>]
-    ) -> Bool {
-        guard let piece = pieces.first else { return from == to }
-        let rest = pieces.dropFirst()
-        switch piece {
-        case .literal(let literal):
-            guard to - from >= literal.count else { return false }
-            for offset in 0..<literal.count where bytes[from + offset] != literal[offset] { return false }
-            return matchPieces(rest, from + literal.count, to, bytes, &captures)
-        case .oneCharacter:
-            guard from < to else { return false }
-            var next = from + 1  // one character: a lead byte and its continuation bytes
-            while next < to, bytes[next] & 0xC0 == 0x80 { next += 1 }
-            return matchPieces(rest, next, to, bytes, &captures)
-        case .anyCharacters, .capture, .constrained:
-            // Longest first: Spring compiles these to greedy `(.*)`, so `{a}.{b}` on `x.y.z`
-            // gives a = "x.y".
-            var end = to
-            while end >= from {
-                if end == to || bytes[end] & 0xC0 != 0x80 {  // only split between characters
-                    var accepted = true
-                    if case .constrained(_, let box) = piece {
-                        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<end]), as: UTF8.self)
-                        accepted = box.regex.matchesWhole(text)
+            return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: segmentCount + captureNames.count) { scratch in
+                var count = 0
+                start = 0
+                for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                    if index > start {
+                        (scratch.baseAddress! + count).initialize(to: start..<index)
+                        count += 1
                     }
-                    if accepted {
-                        let saved: Range<Int>?
-                        switch piece {
-                        case .capture(let slot), .constrained(let slot, _):
-                            saved = captures[slot]
-                            captures[slot] = from..<end
-                        default:
-                            saved = nil
+                    start = index + 1
+                }
+                let captures = UnsafeMutableBufferPointer(rebasing: scratch[segmentCount...])
+                captures.initialize(repeating: 0..<0)
+                let matched = steps.withUnsafeBufferPointer { steps in
+                    pieces.withUnsafeBufferPointer { pieces in
+                        literalBytes.withUnsafeBufferPointer { literals in
+                            var matcher = Matcher(
+                                steps: steps, pieces: pieces, literals: literals, regexes: regexes, path: bytes,
+                                parts: UnsafeBufferPointer(rebasing: scratch[..<segmentCount]), captures: captures)
+                            return matcher.matchSteps(0, part: 0)
                         }
-                        if matchPieces(rest, end, to, bytes, &captures) { return true }
-                        if let saved, case .capture(let slot) = piece { captures[slot] = saved }
-                        if let saved, case .constrained(let slot, _) = piece { captures[slot] = saved }
                     }
                 }
-                end -= 1
+                guard matched else { return nil }
+                guard wantCaptures else { return [:] }
+                var result: [String: String] = [:]
+                for (slot, range) in captures.enumerated() {
+                    result[captureNames[slot]] = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+                }
+                return result
             }
-            return false
+        }
+    }
+
+    /// One match attempt over the flattened pattern and the path's segments.
+    private struct Matcher {
+        let steps: UnsafeBufferPointer<Step>
+        let pieces: UnsafeBufferPointer<FlatPiece>
+        let literals: UnsafeBufferPointer<UInt8>
+        let regexes: [CompiledRegex]
+        let path: UnsafeBufferPointer<UInt8>
+        let parts: UnsafeBufferPointer<Range<Int>>
+        let captures: UnsafeMutableBufferPointer<Range<Int>>
+
+        mutating func matchSteps(_ step: Int, part: Int) -> Bool {
+            guard step < steps.count else { return part == parts.count }
+            switch steps[step] {
+            case .anySegments:
+                // Try consuming zero, one, … segments.
+                var rest = part
+                while true {
+                    if matchSteps(step + 1, part: rest) { return true }
+                    guard rest < parts.count else { return false }
+                    rest += 1
+                }
+            case .segment(let first, let end):
+                guard part < parts.count else { return false }
+                let range = parts[part]
+                guard matchPieces(first, end, range.lowerBound, range.upperBound) else { return false }
+                return matchSteps(step + 1, part: part + 1)
+            }
+        }
+
+        mutating func matchPieces(_ piece: Int, _ end: Int, _ from: Int, _ to: Int) -> Bool {
+            guard piece < end else { return from == to }
+            switch pieces[piece] {
+            case .literal(let start, let count):
+                guard to - from >= count else { return false }
+                for offset in 0..<count where path[from + offset] != literals[start + offset] { return false }
+                return matchPieces(piece + 1, end, from + count, to)
+            case .oneCharacter:
+                guard from < to else { return false }
+                var next = from + 1  // one character: a lead byte and its continuation bytes
+                while next < to, path[next] & 0xC0 == 0x80 { next += 1 }
+                return matchPieces(piece + 1, end, next, to)
+            case .anyCharacters, .capture, .constrained:
+                // Longest first: Spring compiles these to greedy `(.*)`, so `{a}.{b}` on `x.y.z`
+                // gives a = "x.y".
+                var split = to
+                while split >= from {
+                    if split == to || path[split] & 0xC0 != 0x80 {  // only split between characters
+                        var accepted = true
+                        var slot = -1
+                        switch pieces[piece] {
+                        case .constrained(let capture, let regex):
+                            let text = String(decoding: UnsafeBufferPointer(rebasing: path[from..<split]), as: UTF8.self)
+                            accepted = regexes[regex].matchesWhole(text)
+                            slot = capture
+                        case .capture(let capture):
+                            slot = capture
+                        default:
+                            break
+                        }
+                        if accepted {
+                            let saved = slot >= 0 ? captures[slot] : 0..<0
+                            if slot >= 0 { captures[slot] = from..<split }
+                            if matchPieces(piece + 1, end, split, to) { return true }
+                            if slot >= 0 { captures[slot] = saved }
+                        }
+                    }
+                    split -= 1
+                }
+                return false
+            }
         }
     }
 }

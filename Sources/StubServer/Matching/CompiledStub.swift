@@ -1,42 +1,101 @@
-/// A stub ready to serve: its conditions (cheapest first), what the route index may key it
-/// by, and its response plan.
+/// A stub ready to serve: its conditions (cheapest first), the key the route index files it
+/// under, and its response plan.
 final class CompiledStub: Sendable {
     let reference: StubReference
     let summary: String?
     let conditions: [RequestCondition]
+    /// The conditions the route index does not prove when it offers this stub (it proves an
+    /// exact `uri` and a literal `method`).
+    let residualConditions: ArraySlice<RequestCondition>
+    let routeKey: RouteKey
+    /// `residualConditions` as unretained references, read on the hot path without touching
+    /// the reference counts that every event-loop thread would otherwise contend for (the
+    /// `conditions` array keeps the objects alive).
+    private let residualReferences: UnmanagedList<RequestCondition>
     let isCatchAll: Bool
-    /// Set when the stub's own `uri` is an exact path: the route index buckets it there.
-    let literalPath: String?
-    /// Set when the stub's own `method` is exact (upper-cased).
-    let literalMethod: String?
     /// The `uri` `path` pattern whose captures templates read as `req.path.name`.
     let pathPattern: AntPathPattern?
     let plan: ResponsePlan
 
     init(
         reference: StubReference, summary: String?, conditions: [RequestCondition], isCatchAll: Bool,
-        literalPath: String?, literalMethod: String?, pathPattern: AntPathPattern?, plan: ResponsePlan
+        pathPattern: AntPathPattern?, plan: ResponsePlan
     ) {
         self.reference = reference
         self.summary = summary
-        // Stable sort: equal costs keep the order they were written in.
-        self.conditions = conditions.enumerated().sorted { ($0.element.cost, $0.offset) < ($1.element.cost, $1.offset) }.map(\.element)
+        // Stable insertion sort (a stub has a handful of conditions): equal costs keep the
+        // order they were written in.
+        var sorted = conditions
+        if !conditions.indices.dropFirst().allSatisfy({ conditions[$0 - 1].cost <= conditions[$0].cost }) {
+            for index in 1..<sorted.count {
+                let condition = sorted[index]
+                let cost = condition.cost
+                var slot = index
+                while slot > 0, sorted[slot - 1].cost > cost {
+                    sorted[slot] = sorted[slot - 1]
+                    slot -= 1
+                }
+                sorted[slot] = condition
+            }
+        }
+        self.conditions = sorted
+        let key = isCatchAll ? RouteKey.unkeyed : RouteKey(conditions: sorted)
+        routeKey = key
+        // The implied conditions are the cheapest, so usually the first ones: then the rest is
+        // a slice of the same storage.
+        var leading = 0
+        while leading < sorted.count, key.implies(leading) { leading += 1 }
+        if sorted[leading...].indices.contains(where: key.implies) {
+            residualConditions = ArraySlice(sorted.indices.filter { !key.implies($0) }.map { sorted[$0] })
+        } else {
+            residualConditions = sorted[leading...]
+        }
+        // Evaluated cheapest first; which stub matches does not depend on the order.
+        let residual = residualConditions
+        if residual.indices.dropFirst().allSatisfy({ residual[$0 - 1].evaluationCost <= residual[$0].evaluationCost }) {
+            residualReferences = UnmanagedList(residual)
+        } else {
+            residualReferences = UnmanagedList(residual.enumerated().sorted {
+                ($0.element.evaluationCost, $0.offset) < ($1.element.evaluationCost, $1.offset)
+            }.map(\.element))
+        }
         self.isCatchAll = isCatchAll
-        self.literalPath = literalPath
-        self.literalMethod = literalMethod
         self.pathPattern = pathPattern
         self.plan = plan
     }
 
+    deinit { residualReferences.free() }
+
+    /// Every condition holds (what a top-to-bottom scan asks).
     @inline(__always)
     func matches(_ view: RequestView) -> Bool {
         for condition in conditions where !condition.matches(view) { return false }
         return true
     }
 
+    /// The conditions the route index left to check hold.
+    @inline(__always)
+    func matchesResidual(_ view: RequestView) -> Bool {
+        for condition in residualReferences.buffer where !condition._withUnsafeGuaranteedRef({ $0.matches(view) }) { return false }
+        return true
+    }
+
     func reply(_ view: RequestView) -> HTTPReply {
         plan.reply(TemplateContext(view: view, pathVariables: pathPattern.flatMap { $0.match(view.path) }))
     }
+}
+
+/// Unretained references to objects that something else keeps alive, in a buffer read
+/// without reference counting (immutable once made; the owner calls `free` in its `deinit`).
+struct UnmanagedList<Object: AnyObject>: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<Unmanaged<Object>>
+
+    init(_ objects: some Collection<Object>) {
+        buffer = .allocate(capacity: objects.count)
+        _ = buffer.initialize(from: objects.lazy.map { Unmanaged.passUnretained($0) })
+    }
+
+    func free() { buffer.deallocate() }
 }
 
 /// Compiles `StubDefinition`s: request patterns into conditions (applying the settings
@@ -47,41 +106,42 @@ enum StubCompiler {
         var conditions: [RequestCondition] = []
         let scope = definition.scope
         let context = normalizedContext(scope.context)
-        var literalPath: String?
-        var literalMethod: String?
         var pathPattern: AntPathPattern?
 
         for (offset, pattern) in scope.requests.enumerated() {
             conditions += compileRequest(
                 pattern, context: "", path: "(settings request \(offset + 1))", labelPrefix: "settings ", scope: scope,
-                problems: &problems, literalPath: nil, literalMethod: nil, pathPattern: nil)
+                problems: &problems, pathPattern: nil)
         }
-        if let request = definition.request {
-            var path: String?
-            var method: String?
+        // Large optional values are read through `map` (borrowed), not bound or compared with
+        // nil: each of those copies and destroys every field.
+        let hasRequest = definition.request.map { _ in true } ?? false
+        let hasResponse = definition.response.map { _ in true } ?? false
+        if hasRequest {
             var capture: AntPathPattern?
-            conditions += compileRequest(
-                request, context: context, path: ".request", labelPrefix: "", scope: scope, problems: &problems,
-                literalPath: &path, literalMethod: &method, pathPattern: &capture)
-            literalPath = path
-            literalMethod = method
+            let (own, hasURI) = definition.request.map { request in
+                (compileRequest(
+                    request, context: context, path: ".request", labelPrefix: "", scope: scope, problems: &problems,
+                    pathPattern: &capture), request.uri != nil)
+            }!
+            if conditions.isEmpty { conditions = own } else { conditions += own }
             pathPattern = capture
-            if request.uri == nil, !context.isEmpty {
-                conditions.append(RequestCondition(test: .uriWithin(context), label: "uri", expectation: "under the context \(quoted(context))"))
+            if !hasURI, !context.isEmpty {
+                conditions.append(RequestCondition(test: .uriWithin(context), label: "uri", expectation: .text("under the context \(quoted(context))")))
             }
         } else if !context.isEmpty {
-            conditions.append(RequestCondition(test: .uriWithin(context), label: "uri", expectation: "under the context \(quoted(context))"))
+            conditions.append(RequestCondition(test: .uriWithin(context), label: "uri", expectation: .text("under the context \(quoted(context))")))
         }
 
         var steps: [ResponseStep] = []
         for (offset, response) in scope.responses.enumerated() {
             steps += ResponseCompiler.steps(for: response, path: "(settings response \(offset + 1))", scope: scope, problems: &problems)
         }
-        if let response = definition.response {
-            steps += ResponseCompiler.steps(for: response, path: ".response", scope: scope, problems: &problems)
+        if let own = definition.response.map({ ResponseCompiler.steps(for: $0, path: ".response", scope: scope, problems: &problems) }) {
+            if steps.isEmpty { steps = own } else { steps += own }
         }
         if let location = definition.redirectTo {
-            if definition.request == nil {
+            if !hasRequest {
                 problems.append(StubCompileProblem(path: ".redirectTo", message: "redirectTo needs a request to match"))
             }
             steps.append(.status(302))
@@ -92,14 +152,13 @@ enum StubCompiler {
                 steps.append(.header("Location", plan))
             }
         }
-        if definition.response == nil && definition.redirectTo == nil {
+        if !hasResponse && definition.redirectTo == nil {
             problems.append(StubCompileProblem(path: "", message: "a session needs a response (or a request with redirectTo)"))
         }
         guard problems.count == before else { return nil }
         return CompiledStub(
             reference: reference, summary: definition.description, conditions: conditions,
-            isCatchAll: definition.request == nil, literalPath: literalPath, literalMethod: literalMethod,
-            pathPattern: pathPattern, plan: ResponsePlan(steps: steps, owner: reference.description))
+            isCatchAll: !hasRequest, pathPattern: pathPattern, plan: ResponsePlan(steps: steps, owner: reference))
     }
 
     /// `/billing/` → `/billing`; `billing` → `/billing`; `/` and "" → "".
@@ -119,11 +178,10 @@ enum StubCompiler {
 
     private static func compileRequest(
         _ pattern: RequestPattern, context: String, path: String, labelPrefix: String, scope: StubScope,
-        problems: inout [StubCompileProblem], literalPath: inout String?, literalMethod: inout String?,
-        pathPattern: inout AntPathPattern?
+        problems: inout [StubCompileProblem], pathPattern: inout AntPathPattern?
     ) -> [RequestCondition] {
         var conditions: [RequestCondition] = []
-        func add(_ test: RequestCondition.Test, _ label: String, _ expectation: String) {
+        func add(_ test: RequestCondition.Test, _ label: String, _ expectation: RequestCondition.Expectation) {
             conditions.append(RequestCondition(test: test, label: labelPrefix + label, expectation: expectation))
         }
         func predicate(_ matcher: TextMatcher, at subpath: String, caseInsensitive: Bool = false) -> TextPredicate? {
@@ -160,59 +218,57 @@ enum StubCompiler {
                 needsWithin = !context.isEmpty
             }
             if let compiled = predicate(scoped, at: ".uri") {
-                add(.uri(compiled), "uri", scoped.description)
+                add(.uri(compiled), "uri", .matcher(scoped))
                 if case .path(let pattern) = compiled {
                     if pattern.literal == nil { pathPattern = pattern }
                 }
-                literalPath = compiled.literal
             }
             if needsWithin {
-                add(.uriWithin(context), "uri", "under the context \(quoted(context))")
+                add(.uriWithin(context), "uri", .text("under the context \(quoted(context))"))
             }
         }
         if let method = pattern.method, let compiled = predicate(method, at: ".method", caseInsensitive: true) {
-            add(.method(compiled), "method", method.description)
-            literalMethod = compiled.literal
+            add(.method(compiled), "method", .matcher(method))
         }
         if let version = pattern.version, let compiled = predicate(version, at: ".version") {
-            add(.version(compiled), "version", version.description)
+            add(.version(compiled), "version", .matcher(version))
         }
         for entry in pattern.headers {
             let subpath = ".headers" + JSONPathText.key(entry.key)
             if let compiled = predicate(entry.matcher, at: subpath) {
-                add(.header(entry.key, compiled), "headers" + JSONPathText.key(entry.key), entry.matcher.description)
+                add(.header(entry.key, compiled), "headers" + JSONPathText.key(entry.key), .matcher(entry.matcher))
             }
         }
         for entry in pattern.queries {
             let subpath = ".queries" + JSONPathText.key(entry.key)
             if let compiled = predicate(entry.matcher, at: subpath) {
-                add(.query(entry.key, compiled), "queries" + JSONPathText.key(entry.key), entry.matcher.description)
+                add(.query(entry.key, compiled), "queries" + JSONPathText.key(entry.key), .matcher(entry.matcher))
             }
         }
         for entry in pattern.cookies {
             let subpath = ".cookies" + JSONPathText.key(entry.key)
             if let compiled = predicate(entry.matcher, at: subpath) {
-                add(.cookie(entry.key, compiled), "cookies" + JSONPathText.key(entry.key), entry.matcher.description)
+                add(.cookie(entry.key, compiled), "cookies" + JSONPathText.key(entry.key), .matcher(entry.matcher))
             }
         }
         for entry in pattern.forms {
             let subpath = ".forms" + JSONPathText.key(entry.key)
             if let compiled = predicate(entry.matcher, at: subpath) {
-                add(.form(entry.key, compiled), "forms" + JSONPathText.key(entry.key), entry.matcher.description)
+                add(.form(entry.key, compiled), "forms" + JSONPathText.key(entry.key), .matcher(entry.matcher))
             }
         }
         if let text = pattern.text {
             switch text {
             case .json(let value):
-                add(.bodyJSON(value), "text", text.description)
+                add(.bodyJSON(value), "text", .matcher(text))
             case .xml(let source):
                 if let document = XMLElementNode.parse(Array(source.utf8)) {
-                    add(.bodyXML(document), "text", text.description)
+                    add(.bodyXML(document), "text", .matcher(text))
                 } else {
                     problems.append(StubCompileProblem(path: path + ".text.xml", message: "expected well-formed XML"))
                 }
             default:
-                if let compiled = predicate(text, at: ".text") { add(.text(compiled), "text", text.description) }
+                if let compiled = predicate(text, at: ".text") { add(.text(compiled), "text", .matcher(text)) }
             }
         }
         if let file = pattern.file {
@@ -223,16 +279,16 @@ enum StubCompiler {
             case .success(let bytes):
                 switch file.comparison {
                 case .exact:
-                    add(.bodyBytes(bytes), "file", "the content of \(quoted(file.path))")
+                    add(.bodyBytes(bytes), "file", .text("the content of \(quoted(file.path))"))
                 case .json:
                     do throws(JSONSyntaxError) {
-                        add(.bodyJSON(try JSONParser.parse(bytes).value), "file", "JSON equal to the content of \(quoted(file.path))")
+                        add(.bodyJSON(try JSONParser.parse(bytes).value), "file", .text("JSON equal to the content of \(quoted(file.path))"))
                     } catch {
                         problems.append(StubCompileProblem(path: subpath, message: "\(quoted(file.path)): \(error.description)"))
                     }
                 case .xml:
                     if let document = XMLElementNode.parse(bytes) {
-                        add(.bodyXML(document), "file", "XML equal to the content of \(quoted(file.path))")
+                        add(.bodyXML(document), "file", .text("XML equal to the content of \(quoted(file.path))"))
                     } else {
                         problems.append(StubCompileProblem(path: subpath, message: "\(quoted(file.path)) is not well-formed XML"))
                     }
@@ -240,14 +296,14 @@ enum StubCompiler {
             }
         }
         if let json = pattern.json {
-            add(.bodyJSON(json), "json", "JSON equal to \(clip(json.compactText))")
+            add(.bodyJSON(json), "json", .json(prefix: "JSON equal to ", json))
         }
         for entry in pattern.jsonPaths {
             let subpath = ".json_paths" + JSONPathText.key(entry.key)
             do throws(JSONPath.SyntaxError) {
                 let compiledPath = try JSONPath(entry.key)
                 if let compiled = predicate(entry.matcher, at: subpath) {
-                    add(.jsonPath(compiledPath, compiled), "json_paths" + JSONPathText.key(entry.key), entry.matcher.description)
+                    add(.jsonPath(compiledPath, compiled), "json_paths" + JSONPathText.key(entry.key), .matcher(entry.matcher))
                 }
             } catch {
                 problems.append(StubCompileProblem(path: path + subpath, message: error.description))
@@ -256,10 +312,10 @@ enum StubCompiler {
         if let structure = pattern.structure {
             switch structure {
             case .json(let shape):
-                add(.structureJSON(shape), "struct", "JSON shaped like \(clip(shape.compactText))")
+                add(.structureJSON(shape), "struct", .json(prefix: "JSON shaped like ", shape))
             case .xml(let source):
                 if let document = XMLElementNode.parse(Array(source.utf8)) {
-                    add(.structureXML(document), "struct", "XML shaped like \(clip(source))")
+                    add(.structureXML(document), "struct", .text("XML shaped like \(clip(source))"))
                 } else {
                     problems.append(StubCompileProblem(path: path + ".struct.xml", message: "expected well-formed XML"))
                 }
@@ -270,7 +326,7 @@ enum StubCompiler {
             do throws(XPathExpression.SyntaxError) {
                 let expression = try XPathExpression(entry.key)
                 if let compiled = predicate(entry.matcher, at: subpath) {
-                    add(.xpath(expression, compiled), "xpaths" + JSONPathText.key(entry.key), entry.matcher.description)
+                    add(.xpath(expression, compiled), "xpaths" + JSONPathText.key(entry.key), .matcher(entry.matcher))
                 }
             } catch {
                 problems.append(StubCompileProblem(path: path + subpath, message: error.description))
@@ -281,14 +337,12 @@ enum StubCompiler {
 
     private static func compileRequest(
         _ pattern: RequestPattern, context: String, path: String, labelPrefix: String, scope: StubScope,
-        problems: inout [StubCompileProblem], literalPath: String?, literalMethod: String?, pathPattern: AntPathPattern?
+        problems: inout [StubCompileProblem], pathPattern: AntPathPattern?
     ) -> [RequestCondition] {
-        var ignoredPath: String?
-        var ignoredMethod: String?
         var ignoredPattern: AntPathPattern?
         return compileRequest(
             pattern, context: context, path: path, labelPrefix: labelPrefix, scope: scope, problems: &problems,
-            literalPath: &ignoredPath, literalMethod: &ignoredMethod, pathPattern: &ignoredPattern)
+            pathPattern: &ignoredPattern)
     }
 }
 

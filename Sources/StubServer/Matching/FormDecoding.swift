@@ -142,6 +142,20 @@ enum CookieParsing {
     }
 }
 
+extension String {
+    /// Without leading and trailing spaces, tabs, CR and LF.
+    func trimmingASCIIWhitespace() -> String {
+        // Most values have nothing to trim: a whitespace character starts and ends with a
+        // whitespace byte, so checking the two end bytes settles it without grapheme breaking
+        // or a copy.
+        func isSpaceByte(_ byte: UInt8?) -> Bool {
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n")
+        }
+        if !isSpaceByte(utf8.first) && !isSpaceByte(utf8.last) { return self }
+        return self[...].trimmingASCIIWhitespace()
+    }
+}
+
 extension StringProtocol {
     /// Without leading and trailing spaces, tabs, CR and LF.
     func trimmingASCIIWhitespace() -> String {

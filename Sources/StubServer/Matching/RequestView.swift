@@ -9,8 +9,15 @@ final class RequestView {
         self.request = request
     }
 
-    /// The percent-decoded path (no query string); `+` stays `+`.
-    private(set) lazy var path: String = PercentDecoding.decode(rawPath, plusAsSpace: false)
+    /// The percent-decoded path (no query string); `+` stays `+`. A target with nothing to
+    /// cut or decode (most) is the path itself, without a copy.
+    private(set) lazy var path: String = {
+        let target = request.target
+        if !target.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "%") }) {
+            return target
+        }
+        return PercentDecoding.decode(rawPath, plusAsSpace: false)
+    }()
 
     /// The target up to `?` or `#`, found by scanning bytes (not Characters: this is the hot path).
     private var rawPath: Substring {
@@ -70,7 +77,13 @@ final class RequestView {
 
     static func asciiUppercased(_ text: String) -> String {
         if !text.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) { return text }
-        return String(decoding: text.utf8.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0 }, as: UTF8.self)
+        // Written in place: a short result (every method) stays a small string, no allocation.
+        return String(unsafeUninitializedCapacity: text.utf8.count) { buffer in
+            for (index, byte) in text.utf8.enumerated() {
+                buffer[index] = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte
+            }
+            return text.utf8.count
+        }
     }
 }
 

@@ -52,9 +52,28 @@ enum TextPredicate: Sendable {
         case .regex(let regex): return regex.matchesWhole(value)
         case .startsWith(let prefix): return value.hasPrefix(prefix)
         case .endsWith(let suffix): return value.hasSuffix(suffix)
-        case .contain(let part): return part.isEmpty || value.contains(part)
+        case .contain(let part): return part.isEmpty || Self.contains(value, part)
         case .exist(let flag): return flag
         case .path(let pattern): return pattern.matches(value)
+        }
+    }
+
+    /// Substring search. For ASCII text without CR (each byte a character of its own) the
+    /// answer is a byte search; anything else goes to the Unicode-aware search as before.
+    static func contains(_ value: String, _ part: String) -> Bool {
+        func plain(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "\r") } }
+        guard plain(value), plain(part) else { return value.contains(part) }
+        var value = value
+        var part = part
+        return value.withUTF8 { haystack in
+            part.withUTF8 { needle in
+                guard needle.count <= haystack.count else { return false }
+                let first = needle[0]
+                for start in 0...(haystack.count - needle.count) where haystack[start] == first {
+                    if memcmp(haystack.baseAddress! + start, needle.baseAddress!, needle.count) == 0 { return true }
+                }
+                return false
+            }
         }
     }
 
@@ -66,13 +85,26 @@ enum TextPredicate: Sendable {
         return false
     }
 
-    /// A literal equality (used by the route index).
-    var literal: String? {
-        switch self {
-        case .equal(let text): text
-        case .path(let pattern): pattern.literal
-        default: nil
+    /// `matchesAny` over the values of the fields called `name`, without collecting them.
+    func matchesAny(named name: String, in fields: FieldList) -> Bool {
+        var found = false
+        for (key, value) in fields.pairs where key == name {
+            if case .exist(let flag) = self { return flag }
+            if matches(value) { return true }
+            found = true
         }
+        return found ? false : matches(nil)
+    }
+
+    /// `matchesAny` over the values of a header (names compared case-insensitively).
+    func matchesAny(headerNamed name: String, in headers: HTTPHeaders) -> Bool {
+        var found = false
+        for field in headers where field.name.utf8.count == name.utf8.count && HTTPHeaders.sameName(field.name, name) {
+            if case .exist(let flag) = self { return flag }
+            if matches(field.value) { return true }
+            found = true
+        }
+        return found ? false : matches(nil)
     }
 }
 
@@ -80,12 +112,14 @@ enum TextPredicate: Sendable {
 /// moco's `match` does. `NSRegularExpression` is immutable and safe to share across threads.
 final class CompiledRegex: @unchecked Sendable {
     let pattern: String
+    let caseInsensitive: Bool
     private let regex: NSRegularExpression
 
     struct CompileError: Error { var message: String }
 
     init(_ pattern: String, caseInsensitive: Bool = false) throws(CompileError) {
         self.pattern = pattern
+        self.caseInsensitive = caseInsensitive
         do {
             regex = try NSRegularExpression(pattern: "\\A(?:\(pattern))\\z", options: caseInsensitive ? [.caseInsensitive] : [])
         } catch {

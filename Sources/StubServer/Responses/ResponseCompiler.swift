@@ -23,35 +23,35 @@ enum ResponseCompiler {
             }
         }
         for header in response.headers {
-            let headerPath = path + ".headers" + JSONPathText.key(header.name)
+            func headerPath() -> String { path + ".headers" + JSONPathText.key(header.name) }
             if let problem = headerNameProblem(header.name) {
-                problems.append(StubCompileProblem(path: headerPath, message: problem))
+                problems.append(StubCompileProblem(path: headerPath(), message: problem))
                 continue
             }
-            if case .literal(let value) = header.value, value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) {
-                problems.append(StubCompileProblem(path: headerPath, message: "a header value cannot contain a line break"))
+            if case .literal(let value) = header.value, value.utf8.contains(where: { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }) {
+                problems.append(StubCompileProblem(path: headerPath(), message: "a header value cannot contain a line break"))
                 continue
             }
-            if let plan = textPlan(header.value, path: headerPath, problems: &problems) {
+            if let plan = textPlan(header.value, path: headerPath(), problems: &problems) {
                 steps.append(.header(header.name, plan))
             }
         }
         for cookie in response.cookies {
-            let cookiePath = path + ".cookies" + JSONPathText.key(cookie.name)
+            func cookiePath() -> String { path + ".cookies" + JSONPathText.key(cookie.name) }
             if let problem = SetCookieEncoder.problem(name: cookie.name) {
-                problems.append(StubCompileProblem(path: cookiePath, message: problem))
+                problems.append(StubCompileProblem(path: cookiePath(), message: problem))
                 continue
             }
             if case .literal(let value) = cookie.value, let problem = SetCookieEncoder.problem(value: value) {
-                problems.append(StubCompileProblem(path: cookiePath, message: problem))
+                problems.append(StubCompileProblem(path: cookiePath(), message: problem))
                 continue
             }
             for (attribute, text) in [("path", cookie.path), ("domain", cookie.domain)] {
                 if let text, text.contains(where: { $0 == ";" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) {
-                    problems.append(StubCompileProblem(path: cookiePath + "." + attribute, message: "a cookie \(attribute) cannot contain ';' or a line break"))
+                    problems.append(StubCompileProblem(path: cookiePath() + "." + attribute, message: "a cookie \(attribute) cannot contain ';' or a line break"))
                 }
             }
-            if let plan = textPlan(cookie.value, path: cookiePath, problems: &problems) {
+            if let plan = textPlan(cookie.value, path: cookiePath(), problems: &problems) {
                 steps.append(.cookie(cookie, plan))
             }
         }
@@ -126,17 +126,26 @@ enum ResponseCompiler {
         }
     }
 
-    static func textPlan(_ value: TextValue, path: String, problems: inout [StubCompileProblem]) -> TextPlan? {
+    static func textPlan(_ value: TextValue, path: @autoclosure () -> String, problems: inout [StubCompileProblem]) -> TextPlan? {
         do throws(TemplateSyntaxError) {
             return try TextPlan(value)
         } catch {
-            problems.append(StubCompileProblem(path: path + (value.isTemplate ? ".template" : ""), message: error.description))
+            problems.append(StubCompileProblem(path: path() + (value.isTemplate ? ".template" : ""), message: error.description))
             return nil
         }
     }
 
     static func headerNameProblem(_ name: String) -> String? {
         guard !name.isEmpty else { return "a header name cannot be empty" }
+        // RFC 9110 token characters, checked on bytes; characters only to name a bad one.
+        if name.utf8.allSatisfy({ byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+            default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
+        }) {
+            return nil
+        }
         let allowed = Set("!#$%&'*+-.^_`|~")
         if let bad = name.first(where: { !($0.isASCII && ($0.isLetter || $0.isNumber || allowed.contains($0))) }) {
             return "the header name \(quoted(name)) contains \(quoted(String(bad))), which header names cannot"
@@ -149,7 +158,7 @@ enum ResponseCompiler {
 /// `.queries["a b"]`.
 enum JSONPathText {
     static func key(_ key: String) -> String {
-        let plain = !key.isEmpty && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+        let plain = !key.isEmpty && (isPlainASCII(key) || key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" })
         if plain { return "." + key }
         var out = ""
         JSONWriter.writeString(key, into: &out)
@@ -157,4 +166,17 @@ enum JSONPathText {
     }
 
     static func index(_ index: Int) -> String { "[\(index)]" }
+
+    /// ASCII letters, digits, `_` and `-` only: plain without asking Unicode properties.
+    private static func isPlainASCII(_ key: String) -> Bool {
+        key.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "_"), UInt8(ascii: "-"):
+                true
+            default:
+                false
+            }
+        }
+    }
 }

@@ -7,10 +7,10 @@ final class ResponsePlan: Sendable {
     private let prepared: PreparedResponse?
     private let preparedDelay: Duration
     private let steps: [ResponseStep]
-    /// `file#index` of the stub, named in error bodies.
-    let owner: String
+    /// The stub, named `file#index` in error bodies.
+    let owner: StubReference
 
-    init(steps: [ResponseStep], owner: String) {
+    init(steps: [ResponseStep], owner: StubReference) {
         self.steps = steps
         self.owner = owner
         if steps.allSatisfy(\.isStatic) {
@@ -222,7 +222,7 @@ enum ResponseStep: Sendable {
             draft.status = status
         case .header(let name, let value):
             let text = try value.render(input)
-            guard !text.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
+            guard !text.utf8.contains(where: { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }) else {
                 throw ResponseFailure(message: "the header \(name) would contain a line break")
             }
             draft.headers.replaceOrAdd(name: name, value: text)
