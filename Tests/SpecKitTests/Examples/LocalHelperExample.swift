@@ -1,6 +1,6 @@
 import Foundation
 
-/// The README's "Good to know" example: a local helper function in a `Feature` body must be
+/// The "Good to know" example in docs/specs.md: a local helper function in a `Feature` body must be
 /// marked `@MainActor` to touch a main-actor view model. Without the attribute this file does not
 /// compile ("call to main actor-isolated instance method 'emailChanged' in a synchronous
 /// nonisolated context"): Swift gives closures the main actor of the block they are passed to,

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The README's view-model example, run on every `make test`.
+/// The view-model example in docs/specs.md, run on every `make test`.
 final class LoginFeatureExample: FeatureSpec {
     override func testFeature() {
         Feature("Login", description: "As a reader I want to sign in so that I can vote on stories.", tags: "example") {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The README's decoding example, run on every `make test`.
+/// The decoding example in docs/specs.md, run on every `make test`.
 final class StoryDecodingExample: FeatureSpec {
     override func testFeature() {
         Feature("Story decoding", tags: "example", "json") {
