@@ -70,12 +70,17 @@ enum ScenarioRunner {
     private static func runWaiting(_ scenario: ScenarioDefinition, _ run: RunningScenario) {
         let finished = XCTestExpectation(description: "scenario \(scenario.testName) finished")
         let task = Task { @MainActor in
-            await runAsynchronously(scenario, run)
+            await RunningScenario.$ofTask.withValue(run) {
+                await runAsynchronously(scenario, run)
+            }
             finished.fulfill()
         }
         let timeout = SpecSettings.scenarioTimeout
         let result = XCTWaiter().wait(for: [finished], timeout: timeout)
         if result != .completed {
+            // From now on the task's failures are printed as late, and it runs no further step:
+            // only its afterEach hooks, which may hold cleanup.
+            run.expired.withLock { $0 = true }
             task.cancel()
             FailureRecording.record(
                 "scenario did not finish within \(Format.seconds(timeout)) (BDD_SCENARIO_TIMEOUT)", on: run.spec,
@@ -86,11 +91,11 @@ enum ScenarioRunner {
     private static func runAsynchronously(_ scenario: ScenarioDefinition, _ run: RunningScenario) async {
         var proceed = true
         run.inBackground = true
-        for hook in scenario.befores + scenario.justBefores where proceed {
+        for hook in scenario.befores + scenario.justBefores where proceed && !run.isExpired {
             proceed = await invokeAsync(hook, run)
         }
         run.inBackground = false
-        if proceed, let body = scenario.body {
+        if proceed, !run.isExpired, let body = scenario.body {
             do {
                 switch body {
                 case .sync(let body): try body()

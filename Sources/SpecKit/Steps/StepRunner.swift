@@ -5,7 +5,9 @@ import XCTest
 @MainActor
 enum StepRunner {
     static func run(_ keyword: String, _ text: String, _ site: CallSite, _ body: () throws -> Void) {
-        guard let run = RunningScenario.current.snapshot else {
+        // A timed-out scenario's task runs no further step (the next test owns the process now).
+        if RunningScenario.ofTask?.isExpired == true { return }
+        guard let run = RunningScenario.ofTask ?? RunningScenario.current.snapshot else {
             return runOutsideScenario(keyword, text, site) { try body() }
         }
         guard
@@ -24,7 +26,8 @@ enum StepRunner {
     static func run(
         _ keyword: String, _ text: String, _ site: CallSite, _ body: () async throws -> Void
     ) async {
-        guard let run = RunningScenario.current.snapshot else {
+        if RunningScenario.ofTask?.isExpired == true { return }
+        guard let run = RunningScenario.ofTask ?? RunningScenario.current.snapshot else {
             do {
                 try await body()
             } catch {

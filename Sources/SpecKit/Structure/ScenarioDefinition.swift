@@ -11,7 +11,7 @@ final class ScenarioDefinition: @unchecked Sendable {
     let body: SpecBody?
     let pendingReason: String?
     /// A declaration mistake found while collecting; the test fails with it.
-    let problem: String?
+    var problem: String?
     /// The outline row, as (column, value) pairs, for the living document.
     let example: [ExampleField]?
     let site: CallSite

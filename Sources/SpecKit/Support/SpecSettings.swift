@@ -1,6 +1,9 @@
 import Foundation
+import RehearsalSettings
 
-/// The environment variables SpecKit reads, parsed once per process.
+/// The settings SpecKit reads, parsed once per process. Each is looked up under its name, then
+/// `TEST_RUNNER_`/`SIMCTL_CHILD_`-prefixed (what `xcodebuild` passes), then in `rehearsal.json`
+/// (see `RehearsalSettings`).
 ///
 /// | variable | meaning | default |
 /// |---|---|---|
@@ -10,7 +13,12 @@ import Foundation
 /// | `BDD_RUN_ID` | groups the processes of one run (see the README's report section) | derived from the parent process |
 /// | `BDD_SCENARIO_TIMEOUT` | seconds an async scenario may run before it fails | `600` |
 enum SpecSettings {
-    static let environment = ProcessInfo.processInfo.environment
+    static var environment: [String: String] { RehearsalSettings.current().environment }
+
+    /// Starts the `rehearsal.json` search next to a spec file, if no setting was read yet.
+    static func noteSourceFile(_ path: String) {
+        _ = RehearsalSettings.current(anchor: path)
+    }
 
     static let tagFilter: TagFilter = TagFilter(parsing: environment["BDD_TAGS"] ?? "")
 

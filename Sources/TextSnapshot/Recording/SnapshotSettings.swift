@@ -1,4 +1,5 @@
 import Foundation
+import RehearsalSettings
 
 /// Scoped configuration of the recorder (a task-local): record mode, folders, the environment
 /// variables to read, and the ledger of touched snapshots. Defaults read the process environment.
@@ -36,8 +37,14 @@ public struct SnapshotSettings: Sendable {
 
     @TaskLocal static var taskCurrent = SnapshotSettings()
 
-    /// The environment variables in force (the override, else the process's).
-    public var resolvedEnvironment: [String: String] { environment ?? ProcessInfo.processInfo.environment }
+    /// The environment variables in force: the override, else the process's with every setting read
+    /// from all its sources (`TEST_RUNNER_`/`SIMCTL_CHILD_` prefixes, `rehearsal.json`, CI detection).
+    public var resolvedEnvironment: [String: String] { environment ?? RehearsalSettings.current().environment }
+
+    /// Starts the `rehearsal.json` search next to a test file, if no setting was read yet.
+    static func noteSourceFile(_ path: String) {
+        _ = RehearsalSettings.current(anchor: path)
+    }
 }
 
 /// Runs `operation` with `mode` as the record mode for every snapshot assertion inside it that does
