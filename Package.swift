@@ -47,7 +47,7 @@ let package = Package(
         // No bootstrap file on purpose: proves a spec target without one fails loudly.
         .testTarget(name: "SpecKitNoBootstrapTests", dependencies: ["SpecKit"]),
         // SpecKit too: a scenario proves re-record commands select SpecKit-named tests.
-        .testTarget(name: "TextSnapshotTests", dependencies: ["TextSnapshot", "SpecKit"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "TextSnapshotTests", dependencies: ["TextSnapshot", "SpecKit", "TestRunObservation"], exclude: ["__Snapshots__"]),
         .testTarget(
             name: "Specs",
             dependencies: ["DesignerNews", "SpecKit", "TextSnapshot", "StubServer"],

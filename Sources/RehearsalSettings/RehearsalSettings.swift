@@ -55,12 +55,20 @@ package struct RehearsalSettings: Sendable {
     package struct Value: Sendable, Equatable {
         package var value: String
         package var source: String
+
+        package init(value: String, source: String) {
+            self.value = value
+            self.source = source
+        }
     }
 
     /// The effective value of every setting that is set anywhere, by canonical name.
     package let values: [String: Value]
     /// The `rehearsal.json` that was read, if any.
     package let configFile: String?
+    /// The folder holding `Package.swift` above the anchor (the first spec or snapshot file), if any:
+    /// where defaults such as the report folder live, whatever the working directory is.
+    package let packageRoot: String?
     /// Problems found while reading (unreadable file, unknown key); printed once, never fatal.
     package let warnings: [String]
 
@@ -103,6 +111,7 @@ package struct RehearsalSettings: Sendable {
         for (name, value) in values { effective[name] = value.value }
         self.values = values
         self.configFile = file
+        self.packageRoot = anchor.flatMap { RehearsalSettings.packageRoot(above: ($0 as NSString).deletingLastPathComponent) }
         self.warnings = warnings
         self.environment = effective
     }
@@ -139,6 +148,19 @@ package struct RehearsalSettings: Sendable {
                 if parent == directory { break }
                 directory = parent
             }
+        }
+        return nil
+    }
+
+    /// The nearest folder at or above `directory` that holds `Package.swift`.
+    package static func packageRoot(above directory: String) -> String? {
+        var directory = (directory as NSString).standardizingPath
+        let manager = FileManager.default
+        while !directory.isEmpty {
+            if manager.fileExists(atPath: (directory as NSString).appendingPathComponent("Package.swift")) { return directory }
+            let parent = (directory as NSString).deletingLastPathComponent
+            if parent == directory { return nil }
+            directory = parent
         }
         return nil
     }

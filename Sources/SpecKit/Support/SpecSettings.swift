@@ -9,8 +9,8 @@ import RehearsalSettings
 /// |---|---|---|
 /// | `BDD_TAGS` | `smoke,~slow`: keep scenarios with any listed tag and none of the `~` ones | all scenarios |
 /// | `BDD_EVENTUALLY_TIMEOUT` | seconds `toEventually` waits when no `timeout:` is given | `1` |
-/// | `BDD_REPORT_DIR` | where fragments, `LIVING-DOC.md` and `junit.xml` go; `off` disables | `.build/speckit-report` |
-/// | `BDD_RUN_ID` | groups the processes of one run (see the README's report section) | derived from the parent process |
+/// | `BDD_REPORT_DIR` | where fragments, `LIVING-DOC.md` and `junit.xml` go; `off` disables | `<package root>/.build/speckit-report` |
+/// | `BDD_RUN_ID` | groups the processes of one run (see the README's report section) | Xcode's session, else `swift test`'s process, else this process |
 /// | `BDD_SCENARIO_TIMEOUT` | seconds an async scenario may run before it fails | `600` |
 enum SpecSettings {
     static var environment: [String: String] { RehearsalSettings.current().environment }
@@ -30,8 +30,12 @@ enum SpecSettings {
     static let reportDirectory: URL? = {
         let raw = environment["BDD_REPORT_DIR"]?.trimmingCharacters(in: .whitespaces) ?? ""
         if raw.lowercased() == "off" { return nil }
-        let path = raw.isEmpty ? ".build/speckit-report" : raw
-        return URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
+        if !raw.isEmpty { return URL(fileURLWithPath: raw, isDirectory: true).standardizedFileURL }
+        // The package's own .build, found from the spec files: Xcode and simulators start the test
+        // process in a folder of their choosing, so the working directory is no anchor.
+        let base = RehearsalSettings.current().packageRoot ?? FileManager.default.currentDirectoryPath
+        return URL(fileURLWithPath: base, isDirectory: true)
+            .appendingPathComponent(".build/speckit-report", isDirectory: true).standardizedFileURL
     }()
 
     static let runID: String? = {

@@ -189,7 +189,7 @@ final class ReportTests: XCTestCase {
     func testRunIdentityIsSafeForAFolderName() {
         XCTAssertEqual(RunIdentity.sanitize("ci/build #42"), "ci_build__42")
         XCTAssertEqual(RunIdentity.sanitize("../up"), "_._up")
-        XCTAssertTrue(RunIdentity.derived().hasPrefix("ppid\(getppid())"), RunIdentity.derived())
-        XCTAssertEqual(RunIdentity.derived(), RunIdentity.derived(), "stable within a process")
+        XCTAssertTrue(RunIdentity.derived(environment: [:]).hasPrefix("ppid\(getppid())"), RunIdentity.derived(environment: [:]))
+        XCTAssertEqual(RunIdentity.derived(environment: [:]), RunIdentity.derived(environment: [:]), "stable within a process")
     }
 }
