@@ -73,7 +73,20 @@ public struct SnapshotContext: Sendable {
     /// The next sequential UUID.
     public func uuid() -> UUID { uuids.next() }
 
+    /// Numbers, dates, times, relative times and lists in this context's language and time zone,
+    /// formatted by TextScreen itself so Linux and Darwin produce the same bytes.
+    ///
+    /// ```swift
+    /// context.format.date(story.createdAt, style: .medium)    // "Nov 14, 2023" / "14.11.2023"
+    /// context.format.relative(story.createdAt, to: context.now) // "3 hours ago"
+    /// ```
+    public var format: SnapshotFormatter {
+        SnapshotFormatter(localeIdentifier: locale.identifier, timeZone: timeZone)
+    }
+
     /// A date formatter bound to this context's locale, time zone and calendar.
+    /// ICU formats these styles differently on Linux and Darwin; prefer ``format``.
+    @available(*, deprecated, message: "ICU output differs between Linux and Apple platforms; use context.format.date(_:style:) or dateFormatter(pattern:)")
     public func dateFormatter(dateStyle: DateFormatter.Style = .medium, timeStyle: DateFormatter.Style = .short) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = locale
@@ -96,6 +109,8 @@ public struct SnapshotContext: Sendable {
     }
 
     /// A number formatter bound to this context's locale.
+    /// ICU groups and spaces numbers differently on Linux and Darwin; prefer ``format``.
+    @available(*, deprecated, message: "ICU output differs between Linux and Apple platforms; use context.format.number(_:fractionDigits:)")
     public func numberFormatter(style: NumberFormatter.Style = .decimal) -> NumberFormatter {
         let formatter = NumberFormatter()
         formatter.locale = locale
