@@ -75,14 +75,17 @@ enum EqualityDiff {
             details: details)
     }
 
-    /// Collections, dictionaries, sets, tuples, structs and classes get a diff even when short:
+    /// Dictionaries, sets, tuples, structs, classes and arrays of more than 3 elements get a diff even when short:
     /// the diff says which element or field differs.
     static func isStructured(_ value: Any) -> Bool {
         if ValueDump.scalar(value) != nil || ValueDump.customDescription(value) != nil && !(value is any Collection) {
             return false
         }
-        switch Mirror(reflecting: value).displayStyle {
-        case .collection?, .dictionary?, .set?, .tuple?, .struct?, .class?: return !Mirror(reflecting: value).children.isEmpty
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        // Short arrays read best inline (`<[1, 3]>, got <[1, 2]>`); longer ones need the diff.
+        case .collection?: return mirror.children.count > 3
+        case .dictionary?, .set?, .tuple?, .struct?, .class?: return !mirror.children.isEmpty
         default: return false
         }
     }
