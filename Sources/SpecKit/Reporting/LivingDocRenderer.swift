@@ -65,7 +65,8 @@ enum LivingDocRenderer {
             if step.status != .skipped { line += " — \(duration(step.duration))" }
             lines.append(line)
             if let table = step.table, !table.isEmpty {
-                lines += dataTable(table).map { indent + "  " + $0 }
+                // GitHub renders a table only after a blank line; the indent keeps it in the list item.
+                lines += [""] + dataTable(table).map { indent + "  " + $0 } + [""]
             }
             if let docString = step.docString {
                 lines += fenced(docString).map { indent + "  " + $0 }

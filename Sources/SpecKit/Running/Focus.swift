@@ -64,6 +64,5 @@ enum Focus {
         lines.append("SpecKit: ************************************************************")
         let text = lines.joined(separator: "\n") + "\n"
         FileHandle.standardOutput.write(Data(text.utf8))
-        FileHandle.standardError.write(Data(text.utf8))
     }
 }

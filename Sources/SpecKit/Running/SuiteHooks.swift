@@ -68,7 +68,6 @@ enum SuiteHooks {
                 failed = true
                 let line = "\(entry.site.path):\(entry.site.line): error: afterSuite : \(message)\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
-                FileHandle.standardError.write(Data(line.utf8))
             }
         }
         if failed { SuiteExit.failOnExit() }
