@@ -123,3 +123,9 @@ public struct Requirement<Value> {
         return value
     }
 }
+
+/// Fails the current step (or test) with `message` at the caller's line, as Nimble's `fail` does:
+/// `guard case .loaded(let stories) = vm.state else { return fail("expected loaded, got \(vm.state)") }`.
+public func fail(_ message: String, file: StaticString = #filePath, line: UInt = #line) {
+    FailureRecording.record(message, file: file, line: line)
+}

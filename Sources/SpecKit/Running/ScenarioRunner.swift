@@ -5,7 +5,7 @@ import XCTest
 /// `justBeforeEach`, the body, then `afterEach` inner→outer (always).
 @MainActor
 enum ScenarioRunner {
-    static let unfocusedReason = "not focused: other scenarios are focused (fit/fdescribe) in this run"
+    nonisolated static let unfocusedReason = "not focused: other scenarios are focused (fit/fdescribe) in this run"
 
     static func run(_ scenario: ScenarioDefinition, in spec: FeatureSpec) throws {
         let recorder = ScenarioRecorder(scenario: scenario)

@@ -381,6 +381,10 @@ final class NimbleParityMatcherTests: XCTestCase {
         XCTAssertTrue(thrown.allSatisfy { $0 is RequirementFailure })
     }
 
+    func testFailRecordsAMessage() {
+        XCTAssertEqual(failures { fail("expected the loaded state") }, ["expected the loaded state"])
+    }
+
     // MARK: custom matchers
 
     func testACustomMatcherInAFewLines() {
