@@ -29,14 +29,15 @@ enum ScenarioRunner {
             throw XCTSkip("pending: \(reason)", file: scenario.site.file, line: scenario.site.line)
         }
 
-        let run = RunningScenario(spec: spec, recorder: recorder)
-        RunningScenario.current.withLock { $0 = run }
-        defer { RunningScenario.current.withLock { $0 = nil } }
-
-        if let failure = SuiteHooks.runBeforeSuiteIfNeeded(run) {
+        // Before the scenario becomes current, so steps in a beforeSuite are not this scenario's.
+        if let failure = SuiteHooks.runBeforeSuiteIfNeeded() {
             FailureRecording.record(failure, on: spec, file: scenario.site.path, line: Int(scenario.site.line), expected: true)
             return
         }
+
+        let run = RunningScenario(spec: spec, recorder: recorder)
+        RunningScenario.current.withLock { $0 = run }
+        defer { RunningScenario.current.withLock { $0 = nil } }
 
         if scenario.needsAsync {
             runWaiting(scenario, run)

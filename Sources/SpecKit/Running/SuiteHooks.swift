@@ -36,7 +36,7 @@ enum SuiteHooks {
 
     /// Runs the `beforeSuite` blocks the first time; returns the failure they recorded (now and
     /// for every later scenario), reported on the calling scenario's test case.
-    static func runBeforeSuiteIfNeeded(_ run: RunningScenario) -> String? {
+    static func runBeforeSuiteIfNeeded() -> String? {
         if let outcome = beforeOutcome { return outcome }
         var failure: String?
         for entry in befores {
