@@ -234,6 +234,18 @@ final class NimbleParityMatcherTests: XCTestCase {
         ])
     }
 
+    func testThrowErrorOfATypeAndContainingTextFailures() {
+        XCTAssertEqual(failures {
+            expect { try failing(CocoaError(.fileNoSuchFile)) }.to(throwError(Failure.self))
+            expect { try failing(Failure.denied) }.to(throwError(containing: "offline"))
+            expect { try failing(Failure.denied) }.toNot(throwError())
+        }, [
+            #"expected to throw an error of type <Failure>, got error "\#(CocoaError(.fileNoSuchFile))" (CocoaError)"#,
+            #"expected to throw an error containing <"offline">, got error "denied" (Failure)"#,
+            #"expected to not throw an error, got error "denied" (Failure)"#,
+        ])
+    }
+
     func testThrowAssertionCatchesATrapInAChildProcess() {
         XCTAssertEqual(failures {
             expect { () -> Int in preconditionFailure("boom") }.to(throwAssertion())
@@ -271,6 +283,7 @@ final class NimbleParityMatcherTests: XCTestCase {
 
     func testOperatorForms() {
         let a = Dolphin()
+        let b = Dolphin()
         XCTAssertEqual(failures {
             expect(1 + 1) == 2
             expect("a") != "b"
@@ -291,13 +304,30 @@ final class NimbleParityMatcherTests: XCTestCase {
             expect(3) < 2
             expect(1) > 2
             expect(1.5) ≈ 1.0 ± 0.1
+            expect(3) <= 2
+            expect(1) >= 2
+            expect([1.0]) ≈ [2.0]
+            expect(a) === b
+            expect(a) !== a
+            expect(Int?.none) == 1
         }, [
             "expected to equal <3>, got <2>",
             #"expected to not equal <"a">, got <"a">"#,
             "expected to be less than <2>, got <3>",
             "expected to be greater than <2>, got <1>",
             "expected to be close to <1.0> (within 0.1), got <1.5>",
-        ])
+            "expected to be less than or equal to <2>, got <3>",
+            "expected to be greater than or equal to <2>, got <1>",
+            "expected to be close to <2.0> (each within 0.0001), got <1.0> (element [0] is off by 1.0)",
+        ] + identityFailures(a, b) + ["expected to equal <1>, got <nil>"])
+    }
+
+    /// `===`/`!==` failures name the objects by a per-run identity, so only their shape is fixed.
+    private func identityFailures(_ a: Dolphin, _ b: Dolphin) -> [String] {
+        let captured = failures { expect(a) === b; expect(a) !== a }
+        XCTAssertTrue(captured[0].hasPrefix("expected to be identical to <Dolphin instance #"), captured[0])
+        XCTAssertTrue(captured[1].hasPrefix("expected to not be identical to <Dolphin instance #"), captured[1])
+        return captured
     }
 
     // MARK: polling
@@ -383,6 +413,25 @@ final class NimbleParityMatcherTests: XCTestCase {
 
     func testFailRecordsAMessage() {
         XCTAssertEqual(failures { fail("expected the loaded state") }, ["expected the loaded state"])
+    }
+
+    func testRequireToEventuallyReturnsTheValueThatMatched() async throws {
+        let value = try await require(5).toEventually(beGreaterThan(3), timeout: 5)
+        XCTAssertEqual(value, 5)
+        let asyncValue = try await unwrap { () async -> Int? in 9 }
+        XCTAssertEqual(asyncValue, 9)
+        var thrown = false
+        let messages = await captureFailures {
+            do { _ = try await require(1).toEventually(equal(2), timeout: 0.05) } catch { thrown = error is RequirementFailure }
+        }
+        XCTAssertTrue(thrown)
+        XCTAssertEqual(messages, ["expected to eventually equal <2>, got <1> (timed out after 50 ms)"])
+    }
+
+    func testNilAndBooleanFailures() {
+        XCTAssertEqual(failures { expect(3).to(beNil()); expect(false).to(beTrue()); expect(true).to(beFalse()) }, [
+            "expected to be nil, got <3>", "expected to be true, got <false>", "expected to be false, got <true>",
+        ])
     }
 
     // MARK: custom matchers
