@@ -34,7 +34,8 @@ enum Focus {
                        allowFocus: Bool = SpecSettings.allowFocus) -> Decision {
         guard isActive else { return .run }
         announceOnce(isCI: isCI, allowFocus: allowFocus)
-        if !scenario.focused { return .skipUnfocused }
+        // A declaration problem is never hidden, not even by focus.
+        if !scenario.focused { return scenario.problem == nil ? .skipUnfocused : .run }
         if isCI && !allowFocus {
             return .refuseOnCI(
                 "focused scenario on CI: `fit`/`fScenario`/`fdescribe`/`fcontext`/`fFeature` is for local debugging; "

@@ -16,6 +16,7 @@ final class FixtureFocusFeature: FeatureSpec {
                 Scenario("a plain scenario") { Fixtures.trace("ran: plain scenario") }
                 fScenario("a focused scenario") { Fixtures.trace("ran: focused scenario") }
             }
+            Given("a step in the wrong place") {}  // @mark:focus-problem
         }
     }
 }
