@@ -13,13 +13,23 @@ enum Focus {
     /// Remembers the scenarios a spec class contributes to this run.
     static func note(_ scenarios: [ScenarioDefinition], of specClass: AnyClass) {
         selected[ObjectIdentifier(specClass)] = scenarios
+        activeCache = nil
     }
+
+    /// Computed once per change of `selected`: `decide` runs for every scenario (10,000 in
+    /// `make bench-specs`), and scanning all of them each time would be quadratic.
+    private static var activeCache: Bool?
 
     static var focusedScenarios: [ScenarioDefinition] {
         selected.values.joined().filter(\.focused).sorted { ($0.site.path, $0.site.line) < ($1.site.path, $1.site.line) }
     }
 
-    static var isActive: Bool { selected.values.contains { $0.contains(where: \.focused) } }
+    static var isActive: Bool {
+        if let activeCache { return activeCache }
+        let active = selected.values.contains { $0.contains(where: \.focused) }
+        activeCache = active
+        return active
+    }
 
     /// What to do with `scenario` in this run.
     enum Decision: Equatable {
