@@ -31,7 +31,7 @@ package struct RehearsalSettings: Sendable {
     package static let known: [Setting] = [
         Setting(name: "BDD_TAGS", fileKey: "tags"),
         Setting(name: "BDD_EVENTUALLY_TIMEOUT", fileKey: "eventuallyTimeout"),
-        Setting(name: "BDD_EVENTUALLY_POLL_INTERVAL", fileKey: "eventuallyPollInterval"),
+        Setting(name: "BDD_POLL_INTERVAL", fileKey: "pollInterval"),
         Setting(name: "BDD_SCENARIO_TIMEOUT", fileKey: "scenarioTimeout"),
         Setting(name: "BDD_REPORT_DIR", fileKey: "reportDirectory"),
         Setting(name: "BDD_RUN_ID", fileKey: "runID"),

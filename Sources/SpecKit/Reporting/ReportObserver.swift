@@ -42,7 +42,8 @@ final class ReportObserver: NSObject, XCTestObservation, @unchecked Sendable {
 
     func testCaseDidFinish(_ testCase: XCTestCase) {
         Self.current.withLock { $0 = nil }
-        guard let store, let spec = testCase as? FeatureSpec, let recorder = spec.recorder else { return }
+        guard let store, let spec = testCase as? FeatureSpec, let recorder = spec.recorder, !recorder.isUnfocused
+        else { return }
         let run = testCase.testRun
         let report = ScenarioReport(
             recorder: recorder, specClass: String(reflecting: type(of: spec)), runID: store.runID,
@@ -56,6 +57,7 @@ final class ReportObserver: NSObject, XCTestObservation, @unchecked Sendable {
     }
 
     func testBundleDidFinish(_ testBundle: Bundle) {
+        onMainActor { SuiteHooks.runAfterSuiteIfNeeded() }
         guard let store, store.wroteFragments else { return }
         do {
             try store.merge()

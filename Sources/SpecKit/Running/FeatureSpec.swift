@@ -83,7 +83,14 @@ open class FeatureSpec: XCTestCase {
     override open func setUpWithError() throws {
         try super.setUpWithError()
         let method = RuntimeTestName.method(of: name)
-        guard let scenario = Self.registeredScenario(named: method), let reason = scenario.pendingReason else { return }
+        guard let scenario = Self.registeredScenario(named: method) else { return }
+        if onMainActor({ Focus.decide(scenario) }) == .skipUnfocused {
+            let recorder = ScenarioRecorder(scenario: scenario)
+            recorder.markUnfocused()
+            attach(recorder)
+            throw XCTSkip(ScenarioRunner.unfocusedReason, file: scenario.site.file, line: scenario.site.line)
+        }
+        guard let reason = scenario.pendingReason else { return }
         let recorder = ScenarioRecorder(scenario: scenario)
         recorder.markPending(reason)
         attach(recorder)
@@ -155,7 +162,9 @@ extension FeatureSpec {
     @MainActor
     static func selectedScenarios(reservedNames: Set<String> = []) -> [ScenarioDefinition] {
         let filter = SpecSettings.tagFilter
-        return collectScenarios(reservedNames: reservedNames).filter { $0.problem != nil || filter.accepts($0.tags) }
+        let selected = collectScenarios(reservedNames: reservedNames).filter { $0.problem != nil || filter.accepts($0.tags) }
+        Focus.note(selected, of: self)
+        return selected
     }
 }
 

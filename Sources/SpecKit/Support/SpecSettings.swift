@@ -8,7 +8,9 @@ import RehearsalSettings
 /// | variable | meaning | default |
 /// |---|---|---|
 /// | `BDD_TAGS` | `smoke,~slow`: keep scenarios with any listed tag and none of the `~` ones | all scenarios |
-/// | `BDD_EVENTUALLY_TIMEOUT` | seconds `toEventually` waits when no `timeout:` is given | `1` |
+/// | `BDD_EVENTUALLY_TIMEOUT` | seconds `toEventually` waits (and `toNever`/`toAlways` watch) when no `timeout:` is given | `1` |
+/// | `BDD_POLL_INTERVAL` | seconds between polls of `toEventually` & co. | `0.01` |
+/// | `BDD_ALLOW_FOCUS` | `1` lets a focused spec (`fit`, `fdescribe`, …) run on CI | unset: focus on CI fails the run |
 /// | `BDD_REPORT_DIR` | where fragments, `LIVING-DOC.md` and `junit.xml` go; `off` disables | `<package root>/.build/speckit-report` |
 /// | `BDD_RUN_ID` | groups the processes of one run (see the README's report section) | Xcode's session, else `swift test`'s process, else this process |
 /// | `BDD_SCENARIO_TIMEOUT` | seconds an async scenario may run before it fails | `600` |
@@ -23,6 +25,18 @@ enum SpecSettings {
     static let tagFilter: TagFilter = TagFilter(parsing: environment["BDD_TAGS"] ?? "")
 
     static let eventuallyTimeout: TimeInterval = seconds(from: "BDD_EVENTUALLY_TIMEOUT", default: 1)
+
+    static let pollInterval: TimeInterval = seconds(from: "BDD_POLL_INTERVAL", default: 0.01)
+
+    /// `CI` is truthy (`1`, `true`, `yes`, `on`).
+    static let isCI: Bool = truthy(environment["CI"])
+
+    static let allowFocus: Bool = truthy(environment["BDD_ALLOW_FOCUS"])
+
+    static func truthy(_ value: String?) -> Bool {
+        guard let value = value?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
+        return ["1", "true", "yes", "on"].contains(value)
+    }
 
     static let scenarioTimeout: TimeInterval = seconds(from: "BDD_SCENARIO_TIMEOUT", default: 600)
 

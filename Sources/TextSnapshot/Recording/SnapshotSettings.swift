@@ -70,3 +70,25 @@ public func withSnapshotSettings<R>(_ update: (inout SnapshotSettings) -> Void, 
     update(&settings)
     return try SnapshotSettings.$taskCurrent.withValue(settings, operation: operation)
 }
+
+/// swift-snapshot-testing's spelling of a record-mode scope: every snapshot assertion inside
+/// `operation` that does not pass its own `record:` uses `record` (`nil` leaves the mode as it is).
+/// The modes mean what Point-Free's do: `.missing` writes only missing references, `.failed` also
+/// overwrites mismatching ones, `.all` rewrites every one, `.never` writes nothing; any write fails
+/// the test, and CI refuses to record unless `TEXT_SNAPSHOT_ALLOW_RECORD_ON_CI=1`.
+///
+/// ```swift
+/// override func invokeTest() {
+///     withSnapshotTesting(record: .failed) { super.invokeTest() }
+/// }
+/// ```
+public func withSnapshotTesting<R>(record: RecordMode? = nil, operation: () throws -> R) rethrows -> R {
+    guard let record else { return try operation() }
+    return try withSnapshotRecording(record, operation: operation)
+}
+
+/// The `async` form of ``withSnapshotTesting(record:operation:)``.
+public func withSnapshotTesting<R>(record: RecordMode? = nil, operation: () async throws -> R) async rethrows -> R {
+    guard let record else { return try await operation() }
+    return try await withSnapshotRecording(record, operation: operation)
+}
