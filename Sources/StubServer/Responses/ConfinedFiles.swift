@@ -90,6 +90,12 @@ enum ConfinedFiles {
         return .success([UInt8](data))
     }
 
+    /// The path names a regular file (after symlinks).
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
     static func normalizedComponents(_ path: String) -> [String] {
         var stack: [String] = []
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
