@@ -637,19 +637,39 @@ struct StubDecoder {
         "second": .seconds(1), "minute": .seconds(60), "hour": .seconds(3600), "day": .seconds(86_400),
     ]
 
+    /// The longest latency, cookie max age or CORS max age: far beyond any use, and small
+    /// enough that every later conversion (nanoseconds in a UInt64 timer, dates) is exact.
+    static let maximumDurationSeconds: Double = 100 * 365 * 86_400
+    static let maximumDurationDescription = "100 years (3153600000 seconds)"
+
+    /// `amount` × `unitSeconds` as a Duration, or nil when it is longer than the maximum
+    /// (checked in floating point first: `Duration * Double` traps when it overflows).
+    static func boundedDuration(_ amount: Double, unitSeconds: Double) -> Duration? {
+        let seconds = amount * unitSeconds
+        guard seconds.isFinite, seconds >= 0, seconds <= maximumDurationSeconds else { return nil }
+        let nanoseconds = (seconds * 1e9).rounded()
+        return .nanoseconds(Int64(nanoseconds))
+    }
+
     /// Milliseconds (`500`, `"500"`) or `{"duration": 1, "unit": "second"}`.
     mutating func duration(_ node: JSONNode, at path: @autoclosure () -> String) -> Duration? {
         func milliseconds(_ text: String) -> Duration? {
-            guard let value = Double(text), value.isFinite else { return nil }
-            return .nanoseconds(Int64((value * 1_000_000).rounded()))
+            guard let value = Double(text), value.isFinite, value >= 0 else { return nil }
+            return Self.boundedDuration(value, unitSeconds: 0.001)
+        }
+        func tooLarge(_ text: String) {
+            report(path(), "\(text) milliseconds is too long; a duration is at most \(Self.maximumDurationDescription)", at: node.offset)
         }
         switch node.kind {
         case .number(let number):
-            if number.doubleValue >= 0, let value = milliseconds(number.text) { return value }
+            if let value = milliseconds(number.text) { return value }
+            if let value = Double(number.text), value >= 0 { tooLarge(number.text); return nil }
             report(path(), "expected a non-negative number of milliseconds, got \(number.text)", at: node.offset)
             return nil
         case .string(let text):
-            if let value = milliseconds(text.trimmingASCIIWhitespace()), value >= .zero { return value }
+            let trimmed = text.trimmingASCIIWhitespace()
+            if let value = milliseconds(trimmed) { return value }
+            if let value = Double(trimmed), value >= 0 { tooLarge(trimmed); return nil }
             expected("a number of milliseconds or {\"duration\": …, \"unit\": …}", at: path(), got: node)
             return nil
         case .object:
@@ -664,7 +684,7 @@ struct StubDecoder {
             case .string(let text): amount = Double(text.trimmingASCIIWhitespace())
             default: break
             }
-            guard let amount, amount >= 0, amount.isFinite else {
+            guard let amount, amount >= 0, !amount.isNaN else {
                 expected("a non-negative number", at: path() + ".duration", got: amountNode)
                 return nil
             }
@@ -676,7 +696,12 @@ struct StubDecoder {
                 report(path() + ".unit", "unknown unit \(quoted(unitText))\(Suggestion.didYouMean(key, among: names)); units: \(names.joined(separator: ", "))", at: unitNode.offset)
                 return nil
             }
-            return unit * amount
+            let unitSeconds = Double(unit.components.seconds) + Double(unit.components.attoseconds) / 1e18
+            guard let bounded = Self.boundedDuration(amount, unitSeconds: unitSeconds) else {
+                report(path() + ".duration", "\(amountNode.value.scalarText) \(unitText) is too long; a duration is at most \(Self.maximumDurationDescription)", at: amountNode.offset)
+                return nil
+            }
+            return bounded
         default:
             expected("a number of milliseconds or {\"duration\": …, \"unit\": …}", at: path(), got: node)
             return nil

@@ -101,6 +101,9 @@ public final class Router: Sendable {
         if let stub = firstMatch(view) {
             return RouteResult(reply: stub.reply(view), stub: stub.reference)
         }
+        if Favicon.answers(method: view.method, path: view.path) {
+            return RouteResult(reply: HTTPReply(.prepared(Favicon.prepared)), stub: Favicon.reference)
+        }
         let body = NearMissReport.body(for: view, stubs: stubs)
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: ContentTypes.text)
