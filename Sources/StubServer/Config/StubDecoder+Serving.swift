@@ -33,7 +33,8 @@ extension StubDecoder {
 
     private mutating func decodeMount(_ node: JSONNode, at path: @autoclosure () -> String) -> (MountDefinition, ResponseDefinition)? {
         let before = diagnostics.count
-        guard let response = decodeResponse(node, at: path(), extraKeys: Self.mountKeys), let list = node.members else { return nil }
+        let response = decodeResponse(node, at: path(), extraKeys: Self.mountKeys)
+        guard let list = node.members else { return nil }
         let fields = Fields(members: list, count: list.count)
         guard let dirNode = fields["dir"], let uriNode = fields["uri"] else {
             report(path(), "a mount needs \"dir\" (the directory) and \"uri\" (where it is served), e.g. {\"dir\": \"www\", \"uri\": \"/static\"}", at: node.offset)
@@ -42,7 +43,7 @@ extension StubDecoder {
         let dir = string(dirNode, at: path() + ".dir")
         let uri = string(uriNode, at: path() + ".uri")
         if let dir, dir.isEmpty { report(path() + ".dir", "expected a directory name, got an empty string", at: dirNode.offset) }
-        if response.body != nil || response.attachment != nil {
+        if let response, response.body != nil || response.attachment != nil {
             report(path(), "a mount serves its files as the body; remove text, file, json or attachment", at: node.offset)
         }
         let includes = stringList(fields["includes"], at: path() + ".includes")
@@ -54,7 +55,7 @@ extension StubDecoder {
                 }
             }
         }
-        guard diagnostics.count == before, let dir, let uri else { return nil }
+        guard diagnostics.count == before, let dir, let uri, let response else { return nil }
         return (MountDefinition(dir: dir, uri: uri, includes: includes, excludes: excludes), response)
     }
 
