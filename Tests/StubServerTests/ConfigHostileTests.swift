@@ -197,3 +197,37 @@ final class ConfigHostileTests: XCTestCase {
         XCTAssertTrue(server.watchedFiles.contains(fixture.path("conf/b.json")))
     }
 }
+
+/// Configs built to exhaust the loader's stack or time.
+final class ConfigExhaustionTests: XCTestCase {
+    func testDeeplyNestedTemplatesAreErrorsNotStackOverflows() throws {
+        let fixture = try ConfigFixture()
+        let parens = String(repeating: "(", count: 100_000) + "req.method" + String(repeating: ")", count: 100_000)
+        let chain = "req.json" + String(repeating: "[0]", count: 100_000)
+        try fixture.write("deep.json", """
+            [
+              {"request": {"uri": "/a"}, "response": {"text": {"template": "${\(parens)}"}}},
+              {"request": {"uri": "/b"}, "response": {"text": {"template": "${\(chain)}"}}}
+            ]
+            """)
+        let messages = fixture.diagnostics("deep.json").map { "\($0.path): \($0.message)" }
+        XCTAssertEqual(messages.count, 2)
+        XCTAssertTrue(messages.allSatisfy { $0.contains("the expression nests deeper than 64 levels") }, "\(messages)")
+        let fine = try ConfigFixture()
+        try fine.write("ok.json", #"[{"request": {"uri": "/a"}, "response": {"text": {"template": "${((req.json.a.b[0]))!'x'}"}}}]"#)
+        XCTAssertNoThrow(try fine.load("ok.json"))
+    }
+
+    func testIncludesThatMultiplyAreBounded() throws {
+        let fixture = try ConfigFixture()
+        for level in 0..<20 {
+            try fixture.write("f\(level).json", #"[{"context": "/x", "include": "f\#(level + 1).json"}, {"context": "/y", "include": "f\#(level + 1).json"}]"#)
+        }
+        try fixture.write("f20.json", #"[{"request": {"uri": "/leaf"}, "response": {"text": "leaf"}}]"#)
+        let started = Date()
+        let diagnostics = fixture.diagnostics("f0.json")
+        XCTAssertEqual(diagnostics.count, 1, "\(diagnostics.prefix(3))")
+        XCTAssertTrue(diagnostics.first?.message.hasPrefix("more than 5000 files loaded") ?? false, "\(diagnostics)")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 30, "2^20 loads would take far longer")
+    }
+}

@@ -93,6 +93,8 @@ struct LoadRun {
     private var fileOrder: [String] = []
 
     static let maximumIncludeDepth = 32
+    static let maximumLoads = 5_000
+    private var loads = 0
 
     struct IncludeKey: Hashable {
         var file: String
@@ -188,6 +190,15 @@ struct LoadRun {
             return
         }
         loadedIncludes[key] = origin.map { "\($0.file) \($0.path)" } ?? "the command line"
+        // Includes under different contexts are loaded again, so a chain of files that each
+        // include the next twice would grow exponentially: bound the total.
+        loads += 1
+        guard loads <= Self.maximumLoads else {
+            if loads == Self.maximumLoads + 1 {
+                report(origin, file: name, "more than \(Self.maximumLoads) files loaded (includes that multiply, e.g. each file including the next under two contexts)")
+            }
+            return
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
             report(origin, file: name, "cannot read \(quoted(name)): no such file")
