@@ -81,6 +81,7 @@ enum StartCommand {
             switch event {
             case .reloaded(let files):
                 Console.out("\(files.map(displayName).joined(separator: ", ")) changed; configuration reloaded")
+                for warning in server.warnings { Console.err("stubserver: warning: \(warning)") }
             case .failed(let files, let error):
                 Console.err("\(files.map(displayName).joined(separator: ", ")) changed but the configuration is broken; still serving the last good one:")
                 for line in "\(error)".split(separator: "\n") { Console.err("  \(line)") }

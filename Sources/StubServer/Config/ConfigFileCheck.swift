@@ -10,6 +10,10 @@ extension LoadRun {
             if let response = stub.response {
                 checkResponse(response, scope: stub.scope, file: reference.file, path: base + ".response")
             }
+            if let matcher = stub.request?.file {
+                // Read at load time (a missing one is an error); only the ambiguity is a warning.
+                checkFile(FileSource(name: .literal(matcher.path)), scope: stub.scope, file: reference.file, path: base + ".request.file", missingIsWarning: false)
+            }
             if let mount = stub.mount {
                 let directory = StubCompiler.mountDirectory(mount.dir.trimmingASCIIWhitespace(), scope: stub.scope)
                 if !LoadRun.isDirectory(directory) {
@@ -47,7 +51,7 @@ extension LoadRun {
         }
     }
 
-    private mutating func checkFile(_ source: FileSource, scope: StubScope, file: String, path: String) {
+    private mutating func checkFile(_ source: FileSource, scope: StubScope, file: String, path: String, missingIsWarning: Bool = true) {
         guard case .literal(let name) = source.name else { return }  // built per request
         let underRoot = ConfinedFiles.resolve(name, root: scope.fileRoot)
         let fallback = scope.fallbackRoot.flatMap { $0 == scope.fileRoot ? nil : $0 }
@@ -61,7 +65,7 @@ extension LoadRun {
                 warn(file, path, "\(quoted(name)) is both \(quoted(there)) (working directory) and \(quoted(here)) (next to the configuration); the working directory's is served, as in moco")
             }
         case .failure(let failure):
-            guard there == nil else { return }
+            guard there == nil, missingIsWarning else { return }
             if failure.isNotFound {
                 let places = fallback.map { "looked in \(quoted(scope.fileRoot)) and the working directory \(quoted($0))" } ?? "looked in \(quoted(scope.fileRoot))"
                 warn(file, path, "no file \(quoted(name)) (\(places)); requests answer 400 until it exists")
