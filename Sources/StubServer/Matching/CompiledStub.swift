@@ -173,7 +173,7 @@ enum StubCompiler {
         guard problems.count == before else { return nil }
         return CompiledStub(
             reference: reference, summary: definition.description, conditions: conditions,
-            isCatchAll: definition.isCatchAll, pathPattern: pathPattern, plan: ResponsePlan(steps: steps, owner: reference))
+            isCatchAll: !hasRequest && mountPoint == nil && definition.resource == nil, pathPattern: pathPattern, plan: ResponsePlan(steps: steps, owner: reference))
     }
 
     /// A mount's prefix (with the context) and directory: relative names try the working

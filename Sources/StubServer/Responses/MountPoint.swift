@@ -1,6 +1,6 @@
-/// A compiled `mount`: which request paths it serves and the file behind each. Both the
-/// matcher (does the file exist?) and the body read files through `file(at:)`, the one place
-/// mount touches the file system, always confined to `root`.
+/// A compiled `mount`: which request paths it serves and the file behind each. The matcher
+/// (`serves`: is there a file?) and the body (`read`) reach the file system only through
+/// `ConfinedFiles`, always confined to `root`.
 final class MountPoint: Sendable {
     /// `/static/` (with the settings context in front): the prefix the served paths start with.
     let prefix: String
@@ -41,18 +41,14 @@ final class MountPoint: Sendable {
     /// The bytes and content type for a request path `serves` accepted.
     func read(_ path: String) throws(ResponseFailure) -> (bytes: [UInt8], contentType: String) {
         guard let relative = relativePath(path) else { throw ResponseFailure(message: "\(quoted(path)) is not below \(quoted(prefix))") }
-        switch file(at: relative) {
-        case .success(let resolved):
-            switch ConfinedFiles.readRegularFile(resolved, displayName: relative) {
-            case .success(let bytes): return (bytes, ContentTypes.forFile(named: relative, charset: nil))
-            case .failure(let failure): throw ResponseFailure(message: failure.message)
-            }
-        case .failure(let failure):
-            throw ResponseFailure(message: failure.message)
+        switch ConfinedFiles.read(relative, root: root, fallback: nil) {
+        case .success(let bytes): return (bytes, ContentTypes.forFile(named: relative, charset: nil))
+        case .failure(let failure): throw ResponseFailure(message: failure.message)
         }
     }
 
-    /// The single call site for mount's file access (confined resolution; regular files only).
+    /// Whether a regular file is there, confined to the root. With `read` above, the only two
+    /// places mount touches the file system (both through `ConfinedFiles`, to switch together).
     private func file(at relative: String) -> Result<String, ConfinedFiles.Failure> {
         switch ConfinedFiles.resolve(relative, root: root) {
         case .failure(let failure): return .failure(failure)
