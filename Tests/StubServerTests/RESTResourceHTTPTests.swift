@@ -138,3 +138,11 @@ final class RESTResourceHTTPTests: XCTestCase {
         ])
     }
 }
+
+extension RESTResourceHTTPTests {
+    func testNearMissReportCountsAResourceOnce() throws {
+        let response = try stubs.send("GET", "/nothing-here")
+        XCTAssertEqual(response.status, 400)
+        XCTAssertTrue(response.text.contains("4 stubs with request conditions compared"), response.text)
+    }
+}
