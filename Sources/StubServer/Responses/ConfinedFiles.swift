@@ -57,14 +57,19 @@ enum ConfinedFiles {
         return .success(real)
     }
 
-    /// The bytes of `name`: first under `root`, then (for names written in the config, when
-    /// moco's working-directory rule applies) under `fallback`.
-    static func read(_ name: String, root: String, fallback: String?) -> Result<[UInt8], Failure> {
-        var result = resolve(name, root: root)
-        if case .failure(let failure) = result, failure.isNotFound, let fallback, fallback != root {
-            let second = resolve(name, root: fallback)
-            if case .success = second { result = second }
+    /// Where `name` is: for names written in the config, when moco's working-directory rule
+    /// applies (`fallback` is the working directory), the working directory wins as in moco;
+    /// otherwise (and when it has no such file) under `root`.
+    static func locate(_ name: String, root: String, fallback: String?) -> Result<String, Failure> {
+        if let fallback, fallback != root, case .success(let path) = resolve(name, root: fallback), isRegularFile(path) {
+            return .success(path)
         }
+        return resolve(name, root: root)
+    }
+
+    /// The bytes of `name` (see `locate` for where it is looked for).
+    static func read(_ name: String, root: String, fallback: String?) -> Result<[UInt8], Failure> {
+        let result = locate(name, root: root, fallback: fallback)
         switch result {
         case .failure(let failure): return .failure(failure)
         case .success(let path): return readRegularFile(path, displayName: name)
@@ -88,6 +93,12 @@ enum ConfinedFiles {
             return .failure(Failure(message: "\(quoted(displayName)) could not be read", isNotFound: false))
         }
         return .success([UInt8](data))
+    }
+
+    /// The path names a regular file (after symlinks).
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     static func normalizedComponents(_ path: String) -> [String] {

@@ -122,6 +122,8 @@ enum BodyPlan: Sendable {
     case bytes([UInt8], contentType: String)
     case template(Template, contentType: String)
     case file(FilePlan)
+    /// A `mount`: the file for the request's path.
+    case mount(MountPoint)
 
     var isStatic: Bool { if case .bytes = self { true } else { false } }
 
@@ -133,6 +135,9 @@ enum BodyPlan: Sendable {
             return (Array(try TextPlan.template(template).render(input).utf8), contentType)
         case .file(let file):
             return try file.produce(input)
+        case .mount(let mount):
+            guard let input else { throw ResponseFailure(message: "a mount needs a request") }
+            return try mount.read(input.view.path)
         }
     }
 }
@@ -201,6 +206,8 @@ enum ResponseStep: Sendable {
     case version(TextPlan)
     case attachment(filename: String, BodyPlan)
     case sequence(SequenceCounter, [[ResponseStep]])
+    /// `cors`: depends on the request's `Origin` and method.
+    case cors(CORSPolicy)
 
     var isStatic: Bool {
         switch self {
@@ -209,7 +216,7 @@ enum ResponseStep: Sendable {
         case .header(_, let value), .version(let value): value.isStatic
         case .cookie(let cookie, let value): value.isStatic && cookie.maxAge == nil
         case .attachment(_, let body): body.isStatic
-        case .sequence: false
+        case .sequence, .cors: false
         }
     }
 
@@ -245,6 +252,9 @@ enum ResponseStep: Sendable {
             draft.setBody(bytes, contentType: contentType)
         case .sequence(let counter, let alternatives):
             for step in alternatives[counter.next()] { try step.apply(to: &draft, input: input) }
+        case .cors(let policy):
+            guard let input else { return }
+            CORSHeaders.apply(policy, method: input.view.method, headers: input.view.request.headers, to: &draft.headers)
         }
     }
 }
