@@ -32,6 +32,18 @@ package enum RunningTest {
         state.withLock { $0.current }
     }
 
+    /// The XCTest test case running now (for failures raised outside SpecKit's scenarios).
+    package static var currentTestCase: XCTestCase? {
+        state.withLock { $0.currentCase?.value }
+    }
+
+    /// The SpecKit scenario running now, under either test library: its test name
+    /// (`Sunny day @smoke`) names snapshots taken inside it. Set by SpecKit.
+    package static var scenarioName: String? {
+        get { state.withLock { $0.scenarioName } }
+        set { state.withLock { $0.scenarioName = newValue } }
+    }
+
     /// Starts watching test starts and ends, once per process. Call it as early as you can.
     package static func startObserving() {
         let first = state.withLock { state -> Bool in
@@ -77,18 +89,30 @@ package enum RunningTest {
 
     fileprivate static func started(_ testCase: XCTestCase) {
         let identity = identity(of: testCase)
-        state.withLock { $0.current = identity }
+        state.withLock {
+            $0.current = identity
+            $0.currentCase = CaseBox(value: testCase)
+        }
     }
 
     fileprivate static func finished() {
-        state.withLock { $0.current = nil }
+        state.withLock {
+            $0.current = nil
+            $0.currentCase = nil
+        }
     }
+}
+
+private struct CaseBox: @unchecked Sendable {
+    let value: XCTestCase
 }
 
 private final class StateBox: @unchecked Sendable {
     struct State {
         var observing = false
         var current: RunningTest.Identity?
+        var currentCase: CaseBox?
+        var scenarioName: String?
     }
 
     private let lock = NSLock()

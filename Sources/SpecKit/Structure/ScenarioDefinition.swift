@@ -56,6 +56,9 @@ final class ScenarioDefinition: @unchecked Sendable {
         (body?.isAsync ?? false) || group.chain.contains { $0.hooks.contains { $0.body.isAsync } }
     }
 
+    /// A row of a `ScenarioOutline`.
+    var isOutlineRow: Bool { keyword == "Example" }
+
     /// Context path below the feature: rule, describe and context titles.
     var contextPath: [String] {
         group.chain.dropFirst().map(\.title)

@@ -1,4 +1,5 @@
 import Foundation
+import TestRunObservation
 
 /// Checks `value` against its reference snapshot and returns the failure as a value (nil = passed).
 /// This is the whole recorder without XCTest, so custom helpers (and TextSnapshot's own tests) can
@@ -36,6 +37,9 @@ struct SnapshotRecorder {
     func verify<Value>(of value: () throws -> Value, as strategy: Snapshotting<Value>, named name: String?,
                        record: RecordMode?, snapshotDirectory: String?, file: String, testName: String, line: UInt) -> SnapshotFailure? {
         SnapshotObserver.registerIfNeeded()
+        // `#function` inside a SpecKit scenario is the feature's anchor (`testFeature()`), shared
+        // by every scenario: name the snapshot after the running scenario instead.
+        let testName = RunningTest.scenarioName.map { testName.contains("(") ? $0 : testName } ?? testName
         let environment = settings.resolvedEnvironment
         let policy: RecordPolicy
         do {
@@ -62,7 +66,8 @@ struct SnapshotRecorder {
         let site = SnapshotLedger.Site(file: file, line: line, testName: testName)
         if let previous = settings.ledger.touch(path, root: root, site: site) {
             return SnapshotFailure(kind: .duplicate,
-                                   message: "Snapshot \(quoted(identifier)) is also used by \(previous); give one of them another name.\n  reference: \(path)",
+                                   message: "Snapshot \(quoted(identifier)) is also used by \(previous); give one of them another name with `named:`, "
+                                       + "e.g. assertSnapshot(of: value, as: .lines, named: \"empty-list\").\n  reference: \(path)",
                                    referencePath: path, refusal: policy.refusal)
         }
 
