@@ -37,11 +37,24 @@ package enum RunningTest {
         state.withLock { $0.currentCase?.value }
     }
 
-    /// The SpecKit scenario running now, under either test library: its test name
-    /// (`Sunny day @smoke`) names snapshots taken inside it. Set by SpecKit.
+    /// The SpecKit scenario running now, under either test library: its name without tags
+    /// (`Rainy days - Sunny day`) names snapshots taken inside it. Set by SpecKit.
     package static var scenarioName: String? {
         get { state.withLock { $0.scenarioName } }
         set { state.withLock { $0.scenarioName = newValue } }
+    }
+
+    /// The running scenario's unique test name (`Sunny day @smoke`), what `BDD_SCENARIO` matches.
+    package static var scenarioTestName: String? {
+        get { state.withLock { $0.scenarioTestName } }
+        set { state.withLock { $0.scenarioTestName = newValue } }
+    }
+
+    /// The Swift Testing suite (`WeatherAppSpecs.ForecastFeature`) of the running scenario;
+    /// nil under XCTest.
+    package static var swiftTestingSuite: String? {
+        get { state.withLock { $0.swiftTestingSuite } }
+        set { state.withLock { $0.swiftTestingSuite = newValue } }
     }
 
     /// Starts watching test starts and ends, once per process. Call it as early as you can.
@@ -113,6 +126,8 @@ private final class StateBox: @unchecked Sendable {
         var current: RunningTest.Identity?
         var currentCase: CaseBox?
         var scenarioName: String?
+        var scenarioTestName: String?
+        var swiftTestingSuite: String?
     }
 
     private let lock = NSLock()

@@ -22,14 +22,19 @@ final class RunningScenario: @unchecked Sendable {
     }
 
     /// Makes `run` the current scenario; snapshots taken in it are named after it.
-    static func begin(_ run: RunningScenario) {
+    static func begin(_ run: RunningScenario, swiftTestingSuite: String? = nil) {
         current.withLock { $0 = run }
-        RunningTest.scenarioName = run.recorder.scenario.testName
+        let scenario = run.recorder.scenario
+        RunningTest.scenarioName = (scenario.contextPath + [scenario.title]).joined(separator: " - ")
+        RunningTest.scenarioTestName = scenario.testName
+        RunningTest.swiftTestingSuite = swiftTestingSuite
     }
 
     static func end() {
         current.withLock { $0 = nil }
         RunningTest.scenarioName = nil
+        RunningTest.scenarioTestName = nil
+        RunningTest.swiftTestingSuite = nil
     }
 }
 

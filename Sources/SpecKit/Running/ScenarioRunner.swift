@@ -150,7 +150,7 @@ enum ScenarioRunner {
             return
         }
         let run = RunningScenario(spec: nil, recorder: recorder)
-        RunningScenario.begin(run)
+        RunningScenario.begin(run, swiftTestingSuite: suite)
         defer { RunningScenario.end() }
         await runAsynchronously(scenario, run)
     }

@@ -81,7 +81,7 @@ struct SnapshotRecorder {
         }
         let actualData = Data(actual.utf8)
         let reference = FileManager.default.contents(atPath: path)
-        let filter = TestFilter.argument(testName: testName)
+        let rerun = TestFilter.command(testName: testName)
         let prefix = policy.refusal.map { "\($0)\n" } ?? ""
 
         // Record mode .all: always write, always fail.
@@ -95,7 +95,7 @@ struct SnapshotRecorder {
             return write(actual, to: path, kind: .recorded, refusal: policy.refusal, message: """
                 \(prefix)Record mode .all (\(policy.source)): wrote snapshot \(quoted(identifier)) (\(change)).
                   wrote: \(path)
-                  verify: turn record mode off and re-run: swift test --filter \(filter)
+                  verify: turn record mode off and re-run: \(rerun)
                 """)
         }
 
@@ -107,13 +107,13 @@ struct SnapshotRecorder {
                     \(prefix)No reference snapshot \(quoted(identifier)); nothing was written because \(why).
                       reference: \(path)
                       actual:    \(artifact ?? "(could not be saved)")
-                      record it: TEXT_SNAPSHOT_RECORD=missing swift test --filter \(filter)
+                      record it: TEXT_SNAPSHOT_RECORD=missing \(rerun)
                     """, referencePath: path, artifactPath: artifact, refusal: policy.refusal)
             }
             return write(actual, to: path, kind: .recorded, refusal: policy.refusal, message: """
                 \(prefix)No reference snapshot \(quoted(identifier)) was found, so it was recorded (record mode .\(policy.mode.rawValue), \(policy.source)).
                   wrote: \(path)
-                  Review it, then re-run: swift test --filter \(filter)
+                  Review it, then re-run: \(rerun)
                 """)
         }
 
@@ -144,7 +144,7 @@ struct SnapshotRecorder {
         return SnapshotFailure(kind: .mismatch, message: """
             \(prefix)Snapshot \(quoted(identifier)) does not match reference: \(difference.summary)
             \(details)
-              re-record: TEXT_SNAPSHOT_RECORD=failed swift test --filter \(filter)
+              re-record: TEXT_SNAPSHOT_RECORD=failed \(rerun)
             \(difference.diff)
             """, referencePath: path, artifactPath: artifact, difference: difference, refusal: policy.refusal)
     }
