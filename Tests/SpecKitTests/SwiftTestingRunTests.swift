@@ -12,7 +12,7 @@ final class SwiftTestingRunTests: XCTestCase {
         defer { Self.lock.unlock() }
         if let cached = Self.cached { return cached }
         let result = try FixtureProcess.run(
-            ["--testing-library", "swift-testing", "--filter", "FixtureSwiftTestingFeature"])
+            ["--testing-library", "swift-testing", "--filter", "FixtureSwiftTesting"])
         Self.cached = result
         return result
     }
@@ -45,6 +45,15 @@ final class SwiftTestingRunTests: XCTestCase {
             XCTAssertNotNil(issue, "no issue at \(file):\(line) in:\n\(result.output)")
             XCTAssertTrue(result.output.contains(message), "missing \(message) in:\n\(result.output)")
         }
+    }
+
+    func testExpectationsInAPlainSwiftTestingTestAreIssuesToo() throws {
+        let result = try fixtureRun()
+        let line = try FixtureProcess.line(of: "st-plain", in: "FixturePapercutsFeature.swift")
+        XCTAssertTrue(result.output.contains("TRACE: RAN plain test"), result.output)
+        let issue = result.lines.first { $0.contains("FixturePapercutsFeature.swift:\(line)") && $0.contains("recorded an issue") }
+        XCTAssertNotNil(issue, result.output)
+        XCTAssertTrue(result.output.contains("expected to equal <[1, 3]>, got <[1, 2]>"), result.output)
     }
 
     func testTheLivingDocumentAndJUnitIncludeSwiftTestingScenarios() throws {

@@ -77,6 +77,11 @@ enum FailureRecording {
         let text = run.recorder.noteFailure(message, file: "\(file)", line: Int(line))
         FailureRouter.deliver(text, file: file, line: line, expected: expected, on: nil)
     }
+
+    /// Records on a given XCTest test case (which notes it in its scenario, if any).
+    static func record(_ message: String, on testCase: XCTestCase, file: String, line: Int, expected: Bool) {
+        FailureRouter.record(message, on: testCase, file: file, line: line, expected: expected)
+    }
 }
 
 /// Human-readable text for thrown errors.

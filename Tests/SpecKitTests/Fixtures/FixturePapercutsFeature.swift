@@ -66,3 +66,12 @@ struct FixtureSwiftTestingFeature: SwiftTestingFeature {
         await scenario.run()
     }
 }
+
+/// SpecKit's expectations in a plain Swift Testing test, outside any scenario.
+@Suite struct FixtureSwiftTestingPlainTests {
+    @Test func plainExpectationsAreIssues() {
+        guard Fixtures.enabled else { return }
+        expect([1, 2]).to(equal([1, 3]))  // @mark:st-plain
+        Fixtures.trace("RAN plain test")
+    }
+}
