@@ -1,6 +1,7 @@
 import Foundation
 import SpecKit
 import StubServer
+import TextSnapshot
 import WeatherApp
 
 /// The forecast screen's behaviour, run by XCTest: one test per scenario.
@@ -47,6 +48,18 @@ final class ForecastSpec: FeatureSpec {
                 ]) { row in
                     await When("the traveller searches \(row.city)") { await vm.search(row.city) }
                     Then("the message is shown") { expect(vm.state.errorMessage).to(equal(row.message)) }
+                }
+            }
+
+            Scenario("A language can be switched for one step") {
+                let languages = EnvironmentStack<Language>(.en)
+                Then("inside withEnvironment it is German, afterwards English again") {
+                    // The body's value is unused: withEnvironment is @discardableResult, and this
+                    // target builds with -warnings-as-errors, so a warning here would fail CI.
+                    languages.withEnvironment(modifying: { $0 = .de }) {
+                        expect(languages.current).to(equal(.de))
+                    }
+                    expect(languages.current).to(equal(.en))
                 }
             }
 
