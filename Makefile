@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test check-app-targets stub bench bench-router bench-specs bench-snapshots width-table
+.PHONY: help build test test-examples check-doc-snippets check-app-targets stub bench bench-router bench-specs bench-snapshots width-table
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -12,9 +12,16 @@ help: ## list the targets
 build: ## debug build of everything, tests included
 	$(SWIFT) build --build-tests
 
-test: check-app-targets ## build and run the whole test suite (what CI runs)
+test: check-app-targets check-doc-snippets ## build and run the whole test suite, then Examples/* (what CI runs)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) test-examples
+
+test-examples: ## build and test every Examples/* package as a user's package (XCTest + Swift Testing)
+	SWIFT='$(SWIFT)' bash scripts/check-examples.sh
+
+check-doc-snippets: ## the docs' complete snippets are byte-for-byte files of Examples/ (so CI compiles them)
+	bash scripts/check-doc-snippets.sh
 
 check-app-targets: ## app-linkable targets (DesignerNews, SpecKitAppSupport, TextScreen) never reach XCTest
 	bash scripts/check-app-targets.sh

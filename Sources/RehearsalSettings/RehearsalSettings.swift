@@ -33,6 +33,7 @@ package struct RehearsalSettings: Sendable {
         Setting(name: "BDD_EVENTUALLY_TIMEOUT", fileKey: "eventuallyTimeout"),
         Setting(name: "BDD_POLL_INTERVAL", fileKey: "pollInterval"),
         Setting(name: "BDD_SCENARIO_TIMEOUT", fileKey: "scenarioTimeout"),
+        Setting(name: "BDD_SCENARIO", fileKey: "scenario"),
         Setting(name: "BDD_REPORT_DIR", fileKey: "reportDirectory"),
         Setting(name: "BDD_RUN_ID", fileKey: "runID"),
         Setting(name: "BDD_ALLOW_FOCUS", fileKey: "allowFocus"),

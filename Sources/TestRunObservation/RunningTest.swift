@@ -32,6 +32,31 @@ package enum RunningTest {
         state.withLock { $0.current }
     }
 
+    /// The XCTest test case running now (for failures raised outside SpecKit's scenarios).
+    package static var currentTestCase: XCTestCase? {
+        state.withLock { $0.currentCase?.value }
+    }
+
+    /// The SpecKit scenario running now, under either test library: its name without tags
+    /// (`Rainy days - Sunny day`) names snapshots taken inside it. Set by SpecKit.
+    package static var scenarioName: String? {
+        get { state.withLock { $0.scenarioName } }
+        set { state.withLock { $0.scenarioName = newValue } }
+    }
+
+    /// The running scenario's unique test name (`Sunny day @smoke`), what `BDD_SCENARIO` matches.
+    package static var scenarioTestName: String? {
+        get { state.withLock { $0.scenarioTestName } }
+        set { state.withLock { $0.scenarioTestName = newValue } }
+    }
+
+    /// The Swift Testing suite (`WeatherAppSpecs.ForecastFeature`) of the running scenario;
+    /// nil under XCTest.
+    package static var swiftTestingSuite: String? {
+        get { state.withLock { $0.swiftTestingSuite } }
+        set { state.withLock { $0.swiftTestingSuite = newValue } }
+    }
+
     /// Starts watching test starts and ends, once per process. Call it as early as you can.
     package static func startObserving() {
         let first = state.withLock { state -> Bool in
@@ -96,12 +121,22 @@ package enum RunningTest {
 
     fileprivate static func started(_ testCase: XCTestCase) {
         let identity = identity(of: testCase)
-        state.withLock { $0.current = identity }
+        state.withLock {
+            $0.current = identity
+            $0.currentCase = CaseBox(value: testCase)
+        }
     }
 
     fileprivate static func finished() {
-        state.withLock { $0.current = nil }
+        state.withLock {
+            $0.current = nil
+            $0.currentCase = nil
+        }
     }
+}
+
+private struct CaseBox: @unchecked Sendable {
+    let value: XCTestCase
 }
 
 private final class StateBox: @unchecked Sendable {
@@ -110,6 +145,10 @@ private final class StateBox: @unchecked Sendable {
         var current: RunningTest.Identity?
         var awaitingRootSuite = false
         var rootSuiteName: String?
+        var currentCase: CaseBox?
+        var scenarioName: String?
+        var scenarioTestName: String?
+        var swiftTestingSuite: String?
     }
 
     private let lock = NSLock()

@@ -379,12 +379,15 @@ final class FixtureRunTests: XCTestCase {
         XCTAssertTrue(junit.contains(#"<testsuites name="SpecKit" tests="13" failures="1" errors="0" skipped="4""#), junit)
         XCTAssertNoThrow(try XMLWellFormedness.check(junit))
 
-        // A later run into the same folder reports only its own scenarios.
+        // A later, filtered run into the same folder updates the scenario it ran and keeps the
+        // rest of the report (it used to wipe it, leaving one scenario).
         let later = try FixtureProcess.run(
             ["SpecKitTests.FixtureTagsFeature/untagged @fixture"], environment: ["BDD_RUN_ID": "later-run"],
             reportDirectory: directory)
-        XCTAssertTrue(later.livingDoc.contains("run `later-run` · 1 scenario: ✅ 1 passed · ❌ 0 failed"), later.livingDoc)
-        XCTAssertFalse(later.livingDoc.contains("Pending work"), later.livingDoc)
+        XCTAssertTrue(later.livingDoc.contains("run `later-run` · 13 scenarios: ✅ 8 passed · ❌ 1 failed"), later.livingDoc)
+        XCTAssertTrue(later.livingDoc.contains("Pending work"), later.livingDoc)
+        // …and says where it wrote the report.
+        XCTAssertTrue(later.output.contains("SpecKit: living document \(directory.path)/LIVING-DOC.md, JUnit "), later.output)
         let runs = try FileManager.default.contentsOfDirectory(
             atPath: directory.appendingPathComponent("fragments").path)
         XCTAssertEqual(runs, ["later-run"])

@@ -1,4 +1,5 @@
 import Foundation
+import StubServer
 import XCTest
 
 /// Exit codes and messages of the `stubserver` command that need no configuration.
@@ -42,6 +43,18 @@ final class CLIUsageTests: XCTestCase {
         XCTAssertEqual(result.status, 0)
         XCTAssertEqual(result.stdout.count, 1)
         XCTAssertTrue(result.stdout[0].hasPrefix("stubserver "), result.stdout[0])
+    }
+
+    /// The changelog's newest release is the version the tool prints.
+    func testTheChangelogsNewestVersionIsTheOneVersionPrints() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let changelog = try String(contentsOf: root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let heading = try XCTUnwrap(changelog.split(separator: "\n").first { $0.hasPrefix("## ") }, changelog)
+        let newest = heading.dropFirst(3).split(separator: " ").first.map(String.init)
+        let printed = try StubServerProcess.run(["version"]).stdout.first
+        XCTAssertEqual(printed, "stubserver \(newest ?? "?")", "CHANGELOG.md's first release heading is \(heading)")
+        XCTAssertEqual(newest, StubServer.version)
     }
 
     func testShutdownWithNothingListeningIsARuntimeError() throws {

@@ -109,7 +109,10 @@ final class ConfigDiagnosticsTests: XCTestCase {
 
     func testMissingTopLevelFileAndEmptyGlob() throws {
         let fixture = try ConfigFixture()
-        XCTAssertEqual(fixture.diagnostics("nope.json").map(\.description), [#"nope.json: cannot read "nope.json": no such file"#])
+        XCTAssertEqual(fixture.diagnostics("nope.json").map(\.description), [
+            #"nope.json: cannot read "nope.json": no such file"#
+                + " (looked for \(fixture.root)/nope.json; working directory \(fixture.root))",
+        ])
         XCTAssertEqual(fixture.diagnostics("conf/*.json").first?.message, "no file matches this pattern (relative to \(fixture.root))")
     }
 

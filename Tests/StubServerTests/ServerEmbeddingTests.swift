@@ -6,6 +6,17 @@ import XCTest
 @testable import StubServer
 
 final class ServerEmbeddingTests: XCTestCase {
+    /// A spec that starts the server with a relative path from the wrong folder must learn where
+    /// it looked, not just "no such file".
+    func testAMissingConfigFileSaysWhereItLooked() {
+        let cwd = FileManager.default.currentDirectoryPath
+        XCTAssertThrowsError(try StubServer(configFile: "Stubs/not-there.json")) { error in
+            let text = String(describing: error)
+            XCTAssertTrue(text.contains("looked for \(cwd)/Stubs/not-there.json"), text)
+            XCTAssertTrue(text.contains("working directory \(cwd)"), text)
+        }
+    }
+
     func testStartServesOnAnEphemeralLoopbackPortAndRecordsTheJournal() throws {
         let server = StubServer(routing: ScriptedRouting())
         try server.start()

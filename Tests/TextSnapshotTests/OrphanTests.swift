@@ -17,6 +17,20 @@ final class OrphanTests: XCTestCase {
         XCTAssertEqual(sandbox.ledger.touchedRoots, [sandbox.root])
     }
 
+    /// XCTest's process cannot see what Swift Testing's process touched: snapshots of a test
+    /// file that imports Testing are not reported (or pruned) as unused by it.
+    func testFoldersOfSwiftTestingFilesAreLeftOutOfTheAudit() throws {
+        let sandbox = try makeSandbox()
+        _ = sandbox.run { verifySnapshot(of: "kept", as: .lines, named: "kept") }
+        try sandbox.write("x\n", to: "ForecastFeature/The-error-screen.lang_de_device_pad.txt")
+        try sandbox.write("x\n", to: "PlainTests/old.1.txt")
+        try "import SpecKit\nimport Testing\n".write(
+            to: sandbox.directory.appendingPathComponent("ForecastFeature.swift"), atomically: true, encoding: .utf8)
+        try "import XCTest\n// import Testing is only mentioned here\n".write(
+            to: sandbox.directory.appendingPathComponent("PlainTests.swift"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(sandbox.ledger.orphans(), [sandbox.root + "/PlainTests/old.1.txt"])
+    }
+
     func testReportPruneAndStrict() throws {
         let sandbox = try makeSandbox()
         try sandbox.write("x\n", to: "A/test.1.txt")

@@ -31,6 +31,7 @@ final class ReportObserver: NSObject, XCTestObservation, @unchecked Sendable {
             return !done
         }
         guard first else { return }
+        FailureRecording.installRouting()
         XCTestObservationCenter.shared.addTestObserver(shared)
         // Before any test runs, so TextSnapshot's re-record commands can name even the first one.
         RunningTest.startObserving()

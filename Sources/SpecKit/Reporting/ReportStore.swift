@@ -54,6 +54,8 @@ final class ReportStore: @unchecked Sendable {
     var runDirectory: URL { fragmentsRoot.appendingPathComponent(runID, isDirectory: true) }
     var livingDocURL: URL { directory.appendingPathComponent("LIVING-DOC.md") }
     var junitURL: URL { directory.appendingPathComponent("junit.xml") }
+    /// Every scenario the report shows, one JSON line each: what a filtered run merges into.
+    var scenariosURL: URL { directory.appendingPathComponent("scenarios.jsonl") }
     var wroteFragments: Bool { state.withLock { !$0.written.isEmpty } }
 
     // MARK: Fragments
@@ -139,6 +141,20 @@ final class ReportStore: @unchecked Sendable {
         return (Array(latest.values), problems)
     }
 
+    /// The scenarios of the previous report (empty when there is none or it is unreadable).
+    func readBaseline() -> [ScenarioReport] {
+        guard let data = try? Data(contentsOf: scenariosURL), !data.isEmpty else { return [] }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return (try? decoder.decode([ScenarioReport].self, from: Self.jsonArray(ofLines: data))) ?? []
+    }
+
+    /// This run's reports replace the baseline's reports of the same scenarios.
+    static func overlay(_ reports: [ScenarioReport], on baseline: [ScenarioReport]) -> [ScenarioReport] {
+        let fresh = Set(reports.map { $0.specClass + "/" + $0.testName })
+        return baseline.filter { !fresh.contains($0.specClass + "/" + $0.testName) } + reports
+    }
+
     /// `a\nb\n` → `[a,b]`: JSON Lines as one JSON array.
     static func jsonArray(ofLines data: Data) -> Data {
         var bytes = [UInt8](data)
@@ -157,18 +173,35 @@ final class ReportStore: @unchecked Sendable {
 
     // MARK: Merge
 
-    /// Rewrites `LIVING-DOC.md` and `junit.xml` from every fragment of this run.
+    /// Rewrites `LIVING-DOC.md` and `junit.xml` from every fragment of this run. A
+    /// partial run (`--filter`, a test name, `BDD_TAGS`, `BDD_SCENARIO`) updates the
+    /// scenarios it ran and keeps the rest of the previous report; a full run replaces it.
     @discardableResult
-    func merge(generatedAt: Date = Date()) throws -> [ScenarioReport] {
+    func merge(generatedAt: Date = Date(), partial: Bool = RunScope.isPartial(), announce: Bool = true) throws
+        -> [ScenarioReport]
+    {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return try FileLock(url: directory.appendingPathComponent(".merge.lock")).withLock {
-            let (reports, problems) = readFragments()
+            var (reports, problems) = readFragments()
             for problem in problems { SpecSettings.warn(problem) }
+            if partial { reports = Self.overlay(reports, on: readBaseline()) }
             let ordered = ReportOrdering.sorted(reports)
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .secondsSince1970
+            var lines = Data()
+            for report in ordered {
+                lines.append(try encoder.encode(report))
+                lines.append(UInt8(ascii: "\n"))
+            }
+            try AtomicFile.write(lines, to: scenariosURL)
             let context = ReportContext(
                 runID: runID, generatedAt: generatedAt, tagFilter: SpecSettings.tagFilter.summary)
             try AtomicFile.write(Data(LivingDocRenderer.render(ordered, context: context).utf8), to: livingDocURL)
             try AtomicFile.write(Data(JUnitRenderer.render(ordered, context: context).utf8), to: junitURL)
+            if announce {
+                print("SpecKit: living document \(livingDocURL.path), JUnit \(junitURL.path) "
+                    + "(\(ordered.count) scenario\(ordered.count == 1 ? "" : "s")\(partial ? ", this run's merged into the previous report" : ""))")
+            }
             return ordered
         }
     }
@@ -244,5 +277,35 @@ struct FileLock {
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()
+    }
+}
+
+/// Whether this process runs a selection of the tests rather than all of them.
+enum RunScope {
+    /// Options of the XCTest and Swift Testing runners that take a value.
+    private static let valued: Set<String> = [
+        "--testing-library", "--attachments-path", "--experimental-attachments-path", "--xunit-output",
+        "--event-stream-output-path", "--experimental-event-stream-output", "--event-stream-version",
+        "--experimental-event-stream-version", "--configuration-path", "--experimental-configuration-path",
+        "--repeat-until", "--repetitions", "--experimental-maximum-parallelization-width",
+    ]
+
+    /// A test name, `--filter`/`--skip`, `BDD_TAGS` or `BDD_SCENARIO` selects part of the run.
+    static func isPartial(
+        arguments: [String] = CommandLine.arguments, environment: [String: String] = SpecSettings.environment
+    ) -> Bool {
+        for name in ["BDD_TAGS", "BDD_SCENARIO"] where !(environment[name] ?? "").isEmpty { return true }
+        var rest = arguments.dropFirst()[...]
+        while let argument = rest.first {
+            rest = rest.dropFirst()
+            if argument == "--filter" || argument == "--skip" { return true }
+            if valued.contains(argument) {
+                rest = rest.dropFirst()
+                continue
+            }
+            if argument.hasPrefix("-") { continue }
+            return true  // XCTest's selected test names (one per process under --parallel)
+        }
+        return false
     }
 }

@@ -157,12 +157,10 @@ extension FeatureSpec {
         #endif
     }
 
-    /// The scenarios that run in this process: `BDD_TAGS` applied; declaration
-    /// problems always kept so they cannot disappear behind a filter.
+    /// The scenarios that run in this process (see ``ScenarioSelection``).
     @MainActor
     static func selectedScenarios(reservedNames: Set<String> = []) -> [ScenarioDefinition] {
-        let filter = SpecSettings.tagFilter
-        let selected = collectScenarios(reservedNames: reservedNames).filter { $0.problem != nil || filter.accepts($0.tags) }
+        let selected = ScenarioSelection.select(collectScenarios(reservedNames: reservedNames))
         Focus.note(selected, of: self)
         return selected
     }

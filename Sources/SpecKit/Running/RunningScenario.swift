@@ -1,15 +1,18 @@
 import Foundation
 import SpecKitAppSupport
+import TestRunObservation
 import XCTest
 
-/// The scenario currently running in this process (XCTest runs one test at a time).
+/// The scenario currently running in this process. XCTest runs one test at a
+/// time; under Swift Testing SpecKit runs one scenario at a time (``ScenarioGate``).
 final class RunningScenario: @unchecked Sendable {
     static let current = Locked<RunningScenario?>(nil)
 
-    let spec: FeatureSpec
+    /// The XCTest test case running the scenario; `nil` under Swift Testing.
+    let spec: FeatureSpec?
     let recorder: ScenarioRecorder
     /// The scenario runs in a main-actor task (it has an async body or hook).
-    var isAsync: Bool { recorder.scenario.needsAsync }
+    var isAsync: Bool { recorder.scenario.needsAsync || spec == nil }
     /// True while `Background`/`beforeEach`/`justBeforeEach` hooks run, so
     /// their steps are marked as background steps. Main actor only.
     nonisolated(unsafe) var inBackground = false
@@ -23,19 +26,47 @@ final class RunningScenario: @unchecked Sendable {
     /// ``current`` already names the next test once a timed-out task wakes up; this does not.
     @TaskLocal static var ofTask: RunningScenario?
 
-    init(spec: FeatureSpec, recorder: ScenarioRecorder) {
+    init(spec: FeatureSpec?, recorder: ScenarioRecorder) {
         self.spec = spec
         self.recorder = recorder
     }
+
+    /// Makes `run` the current scenario; snapshots taken in it are named after it.
+    static func begin(_ run: RunningScenario, swiftTestingSuite: String? = nil) {
+        current.withLock { $0 = run }
+        let scenario = run.recorder.scenario
+        RunningTest.scenarioName = (scenario.contextPath + [scenario.title]).joined(separator: " - ")
+        RunningTest.scenarioTestName = scenario.testName
+        RunningTest.swiftTestingSuite = swiftTestingSuite
+    }
+
+    static func end() {
+        current.withLock { $0 = nil }
+        RunningTest.scenarioName = nil
+        RunningTest.scenarioTestName = nil
+        RunningTest.swiftTestingSuite = nil
+    }
 }
 
-/// Records failures on the right test case, at the spec author's file and line.
+/// Records failures on the right test, at the spec author's file and line.
 enum FailureRecording {
     /// Open `captureFailures` scopes, innermost last.
     static let captures = Locked<[[String]]>([])
 
-    /// Records `message` at `file:line`: on the running scenario's test case
-    /// (which prefixes the current step), else on the current XCTest test.
+    /// Routes TextSnapshot's failures (and any other `FailureRouter.record`) through
+    /// ``record(_:file:line:expected:)``; done once, while the test list is built.
+    static func installRouting() {
+        FailureRouter.install { message, file, line, expected in
+            record(message, file: file, line: line, expected: expected)
+        }
+    }
+
+    /// THE failure path of SpecKit: expectations, matchers, hooks, `TestObserver`,
+    /// decoding and (through `FailureRouter`) snapshots all end here. In order:
+    /// a `captureFailures` scope takes it; else a running scenario notes it (so
+    /// it is prefixed with the step, marks the step failed and reaches the
+    /// report); then it is delivered to Swift Testing (`Issue.record`) inside a
+    /// `@Test`, or to XCTest.
     static func record(_ message: String, file: StaticString, line: UInt, expected: Bool = true) {
         let captured = captures.withLock { stack -> Bool in
             guard !stack.isEmpty else { return false }
@@ -47,13 +78,18 @@ enum FailureRecording {
             lateFailure(message, of: stale, file: "\(file)", line: Int(line))
             return
         }
-        if let run = RunningScenario.current.snapshot {
-            record(message, on: run.spec, file: "\(file)", line: Int(line), expected: expected)
-        } else if let testCase = ReportObserver.currentTestCase {
-            record(message, on: testCase, file: "\(file)", line: Int(line), expected: expected)
-        } else {
-            XCTFail(message, file: file, line: line)
+        guard let run = RunningScenario.current.snapshot else {
+            FailureRouter.deliver(message, file: file, line: line, expected: expected, on: ReportObserver.currentTestCase)
+            return
         }
+        if let spec = run.spec, !FailureRouter.isInSwiftTesting {
+            // FeatureSpec's recordFailure/record(_:) override notes it in the recorder, which
+            // also catches plain XCTAssert calls made inside steps.
+            FailureRouter.record(message, on: spec, file: "\(file)", line: Int(line), expected: expected)
+            return
+        }
+        let text = run.recorder.noteFailure(message, file: "\(file)", line: Int(line))
+        FailureRouter.deliver(text, file: file, line: line, expected: expected, on: nil)
     }
 
     /// A failure from a scenario that already timed out: printed with its scenario's name, never
@@ -64,20 +100,13 @@ enum FailureRecording {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
+    /// Records on a given XCTest test case (which notes it in its scenario, if any).
     static func record(_ message: String, on testCase: XCTestCase, file: String, line: Int, expected: Bool) {
         if let stale = RunningScenario.ofTask, stale.isExpired, stale.spec === testCase {
             lateFailure(message, of: stale, file: file, line: line)
             return
         }
-        #if canImport(ObjectiveC)
-        let location = XCTSourceCodeLocation(filePath: file, lineNumber: line)
-        let issue = XCTIssue(
-            type: expected ? .assertionFailure : .thrownError, compactDescription: message,
-            sourceCodeContext: XCTSourceCodeContext(location: location))
-        testCase.record(issue)
-        #else
-        testCase.recordFailure(withDescription: message, inFile: file, atLine: line, expected: expected)
-        #endif
+        FailureRouter.record(message, on: testCase, file: file, line: line, expected: expected)
     }
 }
 

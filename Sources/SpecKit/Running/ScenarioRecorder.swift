@@ -45,6 +45,8 @@ final class ScenarioRecorder: @unchecked Sendable {
         var skipReason: String?
         var pendingReason: String?
         var unfocused = false
+        /// `Background`, `beforeEach`, … while a hook's own code runs.
+        var hooks: [String] = []
     }
 
     let scenario: ScenarioDefinition
@@ -67,6 +69,11 @@ final class ScenarioRecorder: @unchecked Sendable {
     func noteFailure(_ description: String, file: String?, line: Int) -> String {
         state.withLock { state in
             var text = description
+            if state.open.isEmpty, let hook = state.hooks.last {
+                // A failure in a hook's own code (not in a step inside it) says where it came from.
+                let prefix = "[\(hook)] "
+                if !text.hasPrefix(prefix) { text = prefix + text }
+            }
             if let index = state.open.last {
                 let prefix = "[\(state.steps[index].label)] "
                 if !text.hasPrefix(prefix) { text = prefix + text }
@@ -116,6 +123,19 @@ final class ScenarioRecorder: @unchecked Sendable {
 
     func markUnfocused() {
         state.withLock { $0.unfocused = true }
+    }
+
+    func enterHook(_ label: String) {
+        state.withLock { $0.hooks.append(label) }
+    }
+
+    func leaveHook() {
+        state.withLock { _ = $0.hooks.popLast() }
+    }
+
+    /// A declaration problem fails the scenario before anything runs.
+    func noteProblem(_ message: String, site: CallSite) {
+        state.withLock { $0.failures.append(FailureRecord(message: message, file: site.path, line: Int(site.line))) }
     }
 
     func markPending(_ reason: String) {

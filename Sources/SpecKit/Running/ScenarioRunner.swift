@@ -1,4 +1,5 @@
 import Foundation
+import TestRunObservation
 import XCTest
 
 /// Runs one collected scenario inside its XCTest test: hooks outer→inner,
@@ -21,7 +22,7 @@ enum ScenarioRunner {
             return
         }
         if let problem = scenario.problem {
-            FailureRecording.record(problem, on: spec, file: scenario.site.path, line: Int(scenario.site.line), expected: true)
+            FailureRouter.record(problem, on: spec, file: scenario.site.path, line: Int(scenario.site.line), expected: true)
             return
         }
         if let reason = scenario.pendingReason {
@@ -36,8 +37,8 @@ enum ScenarioRunner {
         }
 
         let run = RunningScenario(spec: spec, recorder: recorder)
-        RunningScenario.current.withLock { $0 = run }
-        defer { RunningScenario.current.withLock { $0 = nil } }
+        RunningScenario.begin(run)
+        defer { RunningScenario.end() }
 
         if scenario.needsAsync {
             runWaiting(scenario, run)
@@ -112,6 +113,8 @@ enum ScenarioRunner {
         guard case .sync(let body) = hook.body else {
             preconditionFailure("async hooks make the scenario async")
         }
+        run.recorder.enterHook(hook.kind.rawValue)
+        defer { run.recorder.leaveHook() }
         do {
             try body()
             return true
@@ -141,8 +144,8 @@ enum ScenarioRunner {
             run.expired.withLock { $0 = true }
             task.cancel()
             FailureRecording.record(
-                "scenario did not finish within \(Format.seconds(timeout)) (BDD_SCENARIO_TIMEOUT)", on: run.spec,
-                file: scenario.site.path, line: Int(scenario.site.line), expected: false)
+                "scenario did not finish within \(Format.seconds(timeout)) (BDD_SCENARIO_TIMEOUT)",
+                file: scenario.site.file, line: scenario.site.line, expected: false)
         }
     }
 
@@ -205,6 +208,8 @@ enum ScenarioRunner {
     }
 
     private static func invokeAsync(_ hook: Hook, _ run: RunningScenario) async -> Bool {
+        run.recorder.enterHook(hook.kind.rawValue)
+        defer { run.recorder.leaveHook() }
         do {
             switch hook.body {
             case .sync(let body): try body()
@@ -215,6 +220,38 @@ enum ScenarioRunner {
             handle(error, label: hook.kind.rawValue, site: hook.site, run)
             return false
         }
+    }
+
+    // MARK: Swift Testing
+
+    /// Runs a scenario inside a Swift Testing test case: failures go to `Issue.record`
+    /// (through ``FailureRecording``), and the report fragment is written here since
+    /// there is no XCTest observer. Scenarios run one at a time (``ScenarioGate``).
+    static func runUnderSwiftTesting(_ scenario: ScenarioDefinition, suite: String) async {
+        await ScenarioGate.shared.acquire()
+        defer { ScenarioGate.shared.release() }
+        ReportObserver.installIfNeeded()
+        let recorder = ScenarioRecorder(scenario: scenario)
+        let started = DispatchTime.now().uptimeNanoseconds
+        defer {
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds &- started) / 1_000_000_000
+            SwiftTestingReports.write(recorder, suite: suite, duration: seconds)
+        }
+        if let problem = scenario.problem {
+            recorder.noteProblem(problem, site: scenario.site)
+            FailureRouter.deliver(problem, file: scenario.site.file, line: scenario.site.line, expected: true, on: nil)
+            return
+        }
+        if let reason = scenario.pendingReason {
+            // Swift Testing cannot skip one case of a parameterized test; the living
+            // document and JUnit still show it as pending.
+            recorder.markPending(reason)
+            return
+        }
+        let run = RunningScenario(spec: nil, recorder: recorder)
+        RunningScenario.begin(run, swiftTestingSuite: suite)
+        defer { RunningScenario.end() }
+        await runAsynchronously(scenario, run)
     }
 
     // MARK: Errors
@@ -230,7 +267,7 @@ enum ScenarioRunner {
         if error is RequirementFailure { return }
         var message = ErrorText.failureMessage(for: error)
         if let label { message = "[\(label)] " + message }
-        FailureRecording.record(message, on: run.spec, file: site.path, line: Int(site.line), expected: false)
+        FailureRecording.record(message, file: site.file, line: site.line, expected: false)
     }
 }
 

@@ -59,6 +59,9 @@ final class ScenarioDefinition: @unchecked Sendable {
         (body?.isAsync ?? false) || group.chain.contains { $0.hasAsyncHooks }
     }
 
+    /// A row of a `ScenarioOutline`.
+    var isOutlineRow: Bool { keyword == "Example" }
+
     /// Context path below the feature: rule, describe and context titles.
     var contextPath: [String] {
         group.chain.dropFirst().map(\.title)

@@ -32,7 +32,7 @@ struct UncheckedSendable<Value>: @unchecked Sendable {
 /// XCTest builds its test list and calls test closures on the main thread, so
 /// this is normally a plain call; from another thread it hops with `main.sync`.
 func onMainActor<Result>(_ body: @MainActor () throws -> Result) rethrows -> Result {
-    if Thread.isMainThread {
+    if Thread.isMainThread || MainQueue.isCurrent {
         return try withoutActuallyEscaping(body) { body in
             let box = UncheckedSendable(body)
             return try MainActor.assumeIsolated { UncheckedSendable(try box.value()) }.value
@@ -44,4 +44,18 @@ func onMainActor<Result>(_ body: @MainActor () throws -> Result) rethrows -> Res
             try MainActor.assumeIsolated { UncheckedSendable(try box.value()) }.value
         }
     }
+}
+
+/// Whether the caller runs on the main queue. Under Swift Testing on Linux the main
+/// queue (and so the main actor) is drained by a worker thread while the main thread
+/// sits in `dispatchMain()`, so `Thread.isMainThread` is false there and a
+/// `DispatchQueue.main.sync` would deadlock.
+enum MainQueue {
+    private static let key: DispatchSpecificKey<UInt8> = {
+        let key = DispatchSpecificKey<UInt8>()
+        DispatchQueue.main.setSpecific(key: key, value: 1)
+        return key
+    }()
+
+    static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == 1 }
 }

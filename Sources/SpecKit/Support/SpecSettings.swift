@@ -13,6 +13,7 @@ import RehearsalSettings
 /// | `BDD_ALLOW_FOCUS` | `1` lets a focused spec (`fit`, `fdescribe`, …) run on CI | unset: focus on CI fails the run |
 /// | `BDD_REPORT_DIR` | where fragments, `LIVING-DOC.md` and `junit.xml` go; `off` disables | `<package root>/.build/speckit-report` |
 /// | `BDD_RUN_ID` | groups the processes of one run (see the README's report section) | Xcode's session, else `swift test`'s process, else this process |
+/// | `BDD_SCENARIO` | a regular expression; only scenarios whose name matches run (both test libraries) | all scenarios |
 /// | `BDD_SCENARIO_TIMEOUT` | seconds an async scenario may run before it fails | `600` |
 enum SpecSettings {
     static var environment: [String: String] { RehearsalSettings.current().environment }
@@ -23,6 +24,17 @@ enum SpecSettings {
     }
 
     static let tagFilter: TagFilter = TagFilter(parsing: environment["BDD_TAGS"] ?? "")
+
+    /// `BDD_SCENARIO`: picks scenarios by name, e.g. inside one Swift Testing feature.
+    static let scenarioPattern: NSRegularExpression? = {
+        guard let raw = environment["BDD_SCENARIO"], !raw.isEmpty else { return nil }
+        do {
+            return try NSRegularExpression(pattern: raw)
+        } catch {
+            warn("BDD_SCENARIO=\(raw) is not a regular expression (\(error)); running every scenario")
+            return nil
+        }
+    }()
 
     static let eventuallyTimeout: TimeInterval = seconds(from: "BDD_EVENTUALLY_TIMEOUT", default: 1)
 

@@ -62,6 +62,7 @@ public final class EnvironmentStack<Environment: Sendable>: @unchecked Sendable 
 
     /// Runs `body` with `environment` current, then restores the stack exactly
     /// as it was, even when `body` throws or left extra environments pushed.
+    @discardableResult
     public func withEnvironment<Result>(_ environment: Environment, body: () throws -> Result) rethrows -> Result {
         let saved = locked { stack -> [Environment] in
             defer { stack.append(environment) }
@@ -72,6 +73,7 @@ public final class EnvironmentStack<Environment: Sendable>: @unchecked Sendable 
     }
 
     /// Async form of ``withEnvironment(_:body:)``.
+    @discardableResult
     public func withEnvironment<Result>(
         _ environment: Environment, isolation: isolated (any Actor)? = #isolation, body: () async throws -> Result
     ) async rethrows -> Result {
@@ -84,6 +86,7 @@ public final class EnvironmentStack<Environment: Sendable>: @unchecked Sendable 
     }
 
     /// Runs `body` with a copy of the current environment changed by `update`.
+    @discardableResult
     public func withEnvironment<Result>(
         modifying update: (inout Environment) -> Void, body: () throws -> Result
     ) rethrows -> Result {
@@ -93,6 +96,7 @@ public final class EnvironmentStack<Environment: Sendable>: @unchecked Sendable 
     }
 
     /// Async form of ``withEnvironment(modifying:body:)``.
+    @discardableResult
     public func withEnvironment<Result>(
         modifying update: (inout Environment) -> Void, isolation: isolated (any Actor)? = #isolation,
         body: () async throws -> Result

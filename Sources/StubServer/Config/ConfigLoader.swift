@@ -201,7 +201,13 @@ struct LoadRun {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
-            report(origin, file: name, "cannot read \(quoted(name)): no such file")
+            var message = "cannot read \(quoted(name)): no such file"
+            if origin == nil {
+                // A top-level file: say where it was looked for, since a relative path depends on
+                // the working directory (`swift test` from another folder, Xcode).
+                message += " (looked for \(file); working directory \(workingDirectory))"
+            }
+            report(origin, file: name, message)
             return
         }
         guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: file) else {

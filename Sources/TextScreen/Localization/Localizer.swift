@@ -73,8 +73,21 @@ public struct Localizer: Sendable {
     /// The raw entry for `key` (language first, then the development language), or nil.
     public func entry(_ key: String, table: String? = nil) -> String? {
         let table = table ?? defaultTable
-        return catalog.value(forKey: key, table: table, language: language.rawValue)
-            ?? catalog.value(forKey: key, table: table, language: developmentLanguage)
+        if let value = catalog.value(forKey: key, table: table, language: language.rawValue) { return value }
+        warnIfLanguageIsMissing()
+        return catalog.value(forKey: key, table: table, language: developmentLanguage)
+    }
+
+    /// A language with no `.lproj` folder at all would silently show the development language's
+    /// text; say so once per catalog and language (standard error).
+    private func warnIfLanguageIsMissing() {
+        let code = language.rawValue
+        guard code != developmentLanguage, !catalog.localizations.isEmpty, catalog.folders(for: code).isEmpty else { return }
+        LocalizationWarnings.warnOnce(
+            key: catalog.source + "|" + code,
+            "TextScreen warning: no \(code).lproj strings in \(catalog.source) (it has "
+                + catalog.localizations.joined(separator: ", ")
+                + "); \(code) screens show \(developmentLanguage) text. Add \(code).lproj/\(defaultTable).strings.")
     }
 
     /// The string for `key`, formatted with `arguments` (`%@`, `%d`, `%1$@`…) in the language's locale
@@ -129,5 +142,27 @@ public struct Localizer: Sendable {
     func formatted(_ format: String, _ arguments: [any CVarArg]) -> String {
         guard !arguments.isEmpty else { return format }
         return StringFormatter.format(format, arguments, locale: language.locale)
+    }
+}
+
+/// Warnings about missing localizations, each printed once per process.
+enum LocalizationWarnings {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var seen: Set<String> = []
+    nonisolated(unsafe) private static var messages: [String] = []
+
+    /// Every warning printed so far, oldest first.
+    static var emitted: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return messages
+    }
+
+    static func warnOnce(key: String, _ message: String) {
+        lock.lock()
+        let first = seen.insert(key).inserted
+        if first { messages.append(message) }
+        lock.unlock()
+        if first { FileHandle.standardError.write(Data((message + "\n").utf8)) }
     }
 }

@@ -1,3 +1,4 @@
+import TestRunObservation
 import XCTest
 
 /// The outcome of a screen matrix: which combinations ran, which failed and what was written.
@@ -15,6 +16,28 @@ public struct ScreenSnapshotReport: Sendable {
     public var failures: [CombinationFailure]
     /// Every reference file written in this run.
     public var writtenPaths: [String] { failures.flatMap(\.failure.writtenPaths) }
+
+    /// What ``assertScreenSnapshots(languages:devices:orientations:sampling:localizer:record:snapshotDirectory:file:testName:line:_:)``
+    /// reports: one message per combination that went wrong, then the summary; combinations
+    /// that only (re-)recorded their reference are reported together, as one message listing
+    /// the files, so recording a new screen in 30 combinations is one failure, not 90 lines.
+    public var failureMessages: [String] {
+        let recorded = failures.filter { $0.failure.kind == .recorded }
+        let others = failures.filter { $0.failure.kind != .recorded }
+        var messages = others.map { "[\($0.identifier)] " + $0.failure.message }
+        if !recorded.isEmpty {
+            let paths = recorded.flatMap(\.failure.writtenPaths)
+            var text = "Recorded \(paths.count) reference snapshot\(paths.count == 1 ? "" : "s") "
+                + "(\(recorded.count) of \(identifiers.count) combination\(identifiers.count == 1 ? "" : "s")); "
+                + "review them, then re-run the test:\n" + paths.map { "  \($0)" }.joined(separator: "\n")
+            if let rerun = recorded.first?.failure.message.split(separator: "\n").first(where: { $0.contains("re-run") || $0.contains("verify:") }) {
+                text += "\n" + rerun.trimmingCharacters(in: .whitespaces)
+            }
+            messages.append(text)
+        }
+        if !others.isEmpty, let summary { messages.append(summary) }
+        return messages
+    }
 
     /// `3 of 25 combinations failed: …` — nil when everything passed.
     public var summary: String? {
@@ -62,11 +85,8 @@ public func assertScreenSnapshots<Screen: ScreenRenderable>(
     let report = verifyScreenSnapshots(
         languages: languages, devices: devices, orientations: orientations, sampling: sampling, localizer: localizer,
         record: record, snapshotDirectory: snapshotDirectory, file: file, testName: testName, line: line, screen)
-    for entry in report.failures {
-        XCTFail("[\(entry.identifier)] " + entry.failure.message, file: file, line: line)
-    }
-    if let summary = report.summary {
-        XCTFail(summary, file: file, line: line)
+    for message in report.failureMessages {
+        FailureRouter.record(message, file: file, line: line)
     }
 }
 

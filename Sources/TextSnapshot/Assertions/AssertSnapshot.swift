@@ -1,3 +1,4 @@
+import TestRunObservation
 import XCTest
 
 /// Asserts that `value`, rendered by `strategy`, matches its reference file
@@ -11,6 +12,8 @@ import XCTest
 ///     assertSnapshot(of: order, as: .json, named: "order")   // testReceipt.order.json
 /// }
 /// ```
+/// Inside a SpecKit scenario the default name is the scenario's (`Sunny day.1.txt`), not the
+/// enclosing function's. Failures are reported to Swift Testing inside a `@Test`, to XCTest otherwise.
 public func assertSnapshot<Value>(
     of value: @autoclosure () throws -> Value,
     as strategy: Snapshotting<Value>,
@@ -23,6 +26,6 @@ public func assertSnapshot<Value>(
 ) {
     if let failure = verifySnapshot(of: try value(), as: strategy, named: name, record: record,
                                     snapshotDirectory: snapshotDirectory, file: file, testName: testName, line: line) {
-        XCTFail(failure.message, file: file, line: line)
+        FailureRouter.record(failure.message, file: file, line: line)
     }
 }

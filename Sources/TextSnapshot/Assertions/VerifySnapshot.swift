@@ -1,4 +1,5 @@
 import Foundation
+import TestRunObservation
 
 /// Checks `value` against its reference snapshot and returns the failure as a value (nil = passed).
 /// This is the whole recorder without XCTest, so custom helpers (and TextSnapshot's own tests) can
@@ -37,6 +38,9 @@ struct SnapshotRecorder {
                        record: RecordMode?, snapshotDirectory: String?, file: String, testName: String, line: UInt) -> SnapshotFailure? {
         SnapshotObserver.registerIfNeeded()
         SnapshotSettings.noteSourceFile(file)
+        // `#function` inside a SpecKit scenario is the feature's anchor (`testFeature()`), shared
+        // by every scenario: name the snapshot after the running scenario instead.
+        let testName = RunningTest.scenarioName.map { testName.contains("(") ? $0 : testName } ?? testName
         let environment = settings.resolvedEnvironment
         let policy: RecordPolicy
         do {
@@ -66,7 +70,8 @@ struct SnapshotRecorder {
         let site = SnapshotLedger.Site(file: file, line: line, testName: testName)
         if let previous = settings.ledger.touch(path, root: root, site: site) {
             return SnapshotFailure(kind: .duplicate,
-                                   message: "Snapshot \(quoted(identifier)) is also used by \(previous); give one of them another name.\n  reference: \(path)",
+                                   message: "Snapshot \(quoted(identifier)) is also used by \(previous); give one of them another name with `named:`, "
+                                       + "e.g. assertSnapshot(of: value, as: .lines, named: \"empty-list\").\n  reference: \(path)",
                                    referencePath: path, refusal: policy.refusal)
         }
 
@@ -80,7 +85,7 @@ struct SnapshotRecorder {
         }
         let actualData = Data(actual.utf8)
         let reference = FileManager.default.contents(atPath: path)
-        let filter = TestFilter.argument(testName: testName)
+        let rerun = TestFilter.command(testName: testName)
         let prefix = policy.refusal.map { "\($0)\n" } ?? ""
 
         // Record mode .all: always write, always fail.
@@ -94,7 +99,7 @@ struct SnapshotRecorder {
             return write(actual, to: path, kind: .recorded, refusal: policy.refusal, message: """
                 \(prefix)Record mode .all (\(policy.source)): wrote snapshot \(quoted(identifier)) (\(change)).
                   wrote: \(path)
-                  verify: turn record mode off and re-run: swift test --filter \(filter)
+                  verify: turn record mode off and re-run: \(rerun)
                 """)
         }
 
@@ -106,13 +111,13 @@ struct SnapshotRecorder {
                     \(prefix)No reference snapshot \(quoted(identifier)); nothing was written because \(why).
                       reference: \(path)
                       actual:    \(artifact ?? "(could not be saved)")
-                      record it: TEXT_SNAPSHOT_RECORD=missing swift test --filter \(filter)
+                      record it: TEXT_SNAPSHOT_RECORD=missing \(rerun)
                     """, referencePath: path, artifactPath: artifact, refusal: policy.refusal)
             }
             return write(actual, to: path, kind: .recorded, refusal: policy.refusal, message: """
                 \(prefix)No reference snapshot \(quoted(identifier)) was found, so it was recorded (record mode .\(policy.mode.rawValue), \(policy.source)).
                   wrote: \(path)
-                  Review it, then re-run: swift test --filter \(filter)
+                  Review it, then re-run: \(rerun)
                 """)
         }
 
@@ -143,7 +148,7 @@ struct SnapshotRecorder {
         return SnapshotFailure(kind: .mismatch, message: """
             \(prefix)Snapshot \(quoted(identifier)) does not match reference: \(difference.summary)
             \(details)
-              re-record: TEXT_SNAPSHOT_RECORD=failed swift test --filter \(filter)
+              re-record: TEXT_SNAPSHOT_RECORD=failed \(rerun)
             \(difference.diff)
             """, referencePath: path, artifactPath: artifact, difference: difference, refusal: policy.refusal)
     }

@@ -19,6 +19,7 @@ public enum OrphanAudit {
                 var isDirectory: ObjCBool = false
                 guard manager.fileExists(atPath: folderPath, isDirectory: &isDirectory), isDirectory.boolValue,
                       let files = try? manager.contentsOfDirectory(atPath: folderPath) else { continue }
+                if usesSwiftTesting(root: root, folder: folder) { continue }
                 for file in files where !file.hasPrefix(".") {
                     let path = standardized((folderPath as NSString).appendingPathComponent(file))
                     if !touched.contains(path) { result.append(path) }
@@ -26,6 +27,16 @@ public enum OrphanAudit {
             }
         }
         return result.sorted()
+    }
+
+    /// `swift test` runs XCTest and Swift Testing in separate processes, so neither sees the
+    /// files the other touched. A folder whose test file (`<root>/../<folder>.swift`) imports
+    /// Testing may hold snapshots taken by Swift Testing tests: it is left out of the audit
+    /// rather than risk reporting (or pruning) files that are in use.
+    static func usesSwiftTesting(root: String, folder: String) -> Bool {
+        let source = ((root as NSString).deletingLastPathComponent as NSString).appendingPathComponent(folder + ".swift")
+        guard let text = try? String(contentsOfFile: source, encoding: .utf8) else { return false }
+        return text.range(of: #"(?m)^\s*(@testable\s+)?import\s+Testing\b"#, options: .regularExpression) != nil
     }
 
     /// Deletes the given files; returns the ones deleted.

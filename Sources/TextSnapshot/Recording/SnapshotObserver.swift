@@ -102,7 +102,7 @@ public enum OrphanPolicy {
         } else if prune {
             lines.append("TEXT_SNAPSHOT_PRUNE=1 ignored: the run had failures or skipped tests, so some files may only look unused.")
         } else {
-            lines.append("Delete them with TEXT_SNAPSHOT_PRUNE=1 make test (after a passing full run); TEXT_SNAPSHOT_STRICT=1 makes them fail the run.")
+            lines.append("Delete them with TEXT_SNAPSHOT_PRUNE=1 swift test (after a passing full run); TEXT_SNAPSHOT_STRICT=1 makes them fail the run.")
         }
         return Outcome(report: lines.joined(separator: "\n"), pruned: pruned, shouldFail: strict && pruned.count < orphans.count)
     }

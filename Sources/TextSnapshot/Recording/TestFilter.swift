@@ -10,6 +10,17 @@ import TestRunObservation
 /// Before any test start was seen (the first assertion of a run without SpecKit) it falls back to
 /// `'/<testName>$'`, which selects a plain XCTest method of that name in any class.
 enum TestFilter {
+    /// The command that runs the current test again: `swift test --filter '…'`; for a SpecKit
+    /// scenario under Swift Testing (whose cases `--filter` cannot pick) the scenario is chosen
+    /// with `BDD_SCENARIO`: `BDD_SCENARIO='^Sunny day$' swift test --filter 'App\.ForecastFeature'`.
+    static func command(testName: String) -> String {
+        if let suite = RunningTest.swiftTestingSuite, let scenario = RunningTest.scenarioTestName {
+            return "BDD_SCENARIO=" + shellQuoted("^" + escaped(scenario) + "$")
+                + " swift test --filter " + shellQuoted(escaped(suite))
+        }
+        return "swift test --filter " + argument(testName: testName)
+    }
+
     /// The quoted pattern, ready to follow `--filter `.
     static func argument(testName: String) -> String {
         shellQuoted(pattern(for: RunningTest.current, testName: testName))

@@ -131,13 +131,13 @@ final class ReportTests: XCTestCase {
         let directory = try temporaryDirectory()
         let old = ReportStore(directory: directory, runID: "old-run")
         try old.write(report("From the old run", runID: "old-run"))
-        try old.merge()
+        try old.merge(partial: false, announce: false)
 
         let store = ReportStore(directory: directory, runID: "new-run")
         try store.write(report("Second", ordinal: 1, runID: "new-run"))
         try store.write(report("First", ordinal: 0, runID: "new-run"))
         try store.write(report("Other spec", spec: "Specs.AStoriesFeature", runID: "new-run"))
-        let merged = try store.merge()
+        let merged = try store.merge(partial: false, announce: false)
         XCTAssertEqual(merged.map(\.title), ["Other spec", "First", "Second"], "classes sorted, then declaration order")
 
         let doc = try String(contentsOf: store.livingDocURL, encoding: .utf8)
@@ -176,9 +176,9 @@ final class ReportTests: XCTestCase {
         let store = ReportStore(directory: try temporaryDirectory(), runID: "r")
         try store.write(report("One", runID: "r"))
         let when = Date(timeIntervalSince1970: 100)
-        try store.merge(generatedAt: when)
+        try store.merge(generatedAt: when, partial: false, announce: false)
         let first = try Data(contentsOf: store.livingDocURL) + Data(contentsOf: store.junitURL)
-        try store.merge(generatedAt: when)
+        try store.merge(generatedAt: when, partial: false, announce: false)
         XCTAssertEqual(try Data(contentsOf: store.livingDocURL) + Data(contentsOf: store.junitURL), first)
     }
 
@@ -196,7 +196,7 @@ final class ReportTests: XCTestCase {
         let (reports, problems) = other.readFragments()
         XCTAssertEqual(reports.map(\.title), ["Good"])
         XCTAssertEqual(problems, ["skipped an unreadable fragment at \(store.runDirectory.path)/\(journal[0]):2"])
-        XCTAssertEqual(try other.merge().count, 1)
+        XCTAssertEqual(try other.merge(partial: false, announce: false).count, 1)
     }
 
     func testTheLatestRecordOfAScenarioWins() throws {
@@ -207,7 +207,7 @@ final class ReportTests: XCTestCase {
         second.finishedAt = Date(timeIntervalSince1970: 20)
         try store.write(second)
         try ReportStore(directory: store.directory, runID: "r").write(first)
-        XCTAssertEqual(try store.merge().map(\.status), [.passed])
+        XCTAssertEqual(try store.merge(partial: false, announce: false).map(\.status), [.passed])
     }
 
     func testTenThousandFragmentsMergeIntoOneDocument() throws {
@@ -215,7 +215,7 @@ final class ReportTests: XCTestCase {
         for index in 0..<10_000 {
             try store.write(report("scenario \(index)", ordinal: index, steps: [step("Then", "it holds", .passed)], runID: "r"))
         }
-        let merged = try store.merge()
+        let merged = try store.merge(partial: false, announce: false)
         XCTAssertEqual(merged.count, 10_000)
         XCTAssertEqual(merged.last?.title, "scenario 9999")
         let doc = try String(contentsOf: store.livingDocURL, encoding: .utf8)
