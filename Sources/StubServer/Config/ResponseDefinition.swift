@@ -20,6 +20,12 @@ public struct ResponseDefinition: Sendable, Hashable {
     public var attachment: Attachment?
     /// `seq`/`cycle`: per-request alternatives applied after everything above.
     public var sequence: ResponseSequence?
+    /// Forward to a live backend; the other keys then adjust its answer.
+    public var proxy: ProxyDefinition? = nil
+    /// Store the request for a later `replay` (answers 200 with an empty body).
+    public var record: RecordDefinition? = nil
+    /// Answer from a recorded request.
+    public var replay: ReplayDefinition? = nil
 
     public init(
         body: ResponseBody? = nil,
@@ -79,6 +85,13 @@ public struct ResponseDefinition: Sendable, Hashable {
     /// Round-robin over the responses.
     public static func cycle(_ responses: [ResponseDefinition]) -> ResponseDefinition {
         ResponseDefinition(sequence: .cycle(responses))
+    }
+
+    /// Forwards to `proxy`'s upstream.
+    public static func proxy(_ proxy: ProxyDefinition) -> ResponseDefinition {
+        var response = ResponseDefinition()
+        response.proxy = proxy
+        return response
     }
 
     /// A copy that waits `duration` before answering.

@@ -46,28 +46,23 @@ struct StubDecoder {
         var settings: [(sessionsBefore: Int, entry: SettingsEntry)] = []
     }
 
-    static let sessionKeys = ["request", "response", "redirectTo", "description"]
+    static let sessionKeys = ["request", "response", "redirectTo", "description", "proxy", "on"]
     static let sessionSuggestions = sessionKeys + ["include", "file_root", "context"]
     /// Keys that make an entry a settings entry rather than a session.
     static let settingsOnlyKeys = ["include", "context", "file_root", "env"]
     static let settingsKeys = ["include", "context", "file_root", "env", "request", "response"]
     static let unsupportedSessionKeys: [String: String] = [
         "mount": "mount (serving a directory) is not supported yet; use file responses",
-        "proxy": "proxy is not supported by stubserver",
         "resource": "REST resources are not supported yet; write one session per method and path",
         "websocket": "websocket is not supported by stubserver",
-        "on": "events (on.complete) are not supported by stubserver",
     ]
     static let requestKeys = ["uri", "method", "version", "headers", "queries", "cookies", "forms", "text", "file", "json", "json_paths", "struct", "xpaths"]
     static let unsupportedRequestKeys: [String: String] = [
         "path_resource": "path_resource (Java classpath) has no meaning here; use file",
     ]
-    static let responseKeys = ["text", "file", "json", "status", "headers", "cookies", "version", "latency", "attachment", "seq", "cycle"]
+    static let responseKeys = ["text", "file", "json", "status", "headers", "cookies", "version", "latency", "attachment", "seq", "cycle", "proxy", "record", "replay"]
     static let unsupportedResponseKeys: [String: String] = [
         "path_resource": "path_resource (Java classpath) has no meaning here; use file",
-        "proxy": "proxy is not supported by stubserver",
-        "record": "record/replay is not supported by stubserver",
-        "replay": "record/replay is not supported by stubserver",
         "cors": "cors is not supported yet; add the Access-Control-* headers under headers",
         "sse": "server-sent events are not supported by stubserver",
     ]
@@ -80,12 +75,12 @@ struct StubDecoder {
         diagnostics.append(ConfigDiagnostic(file: file, path: path, message: message, position: position))
     }
 
-    private mutating func expected(_ what: String, at path: @autoclosure () -> String, got node: JSONNode) {
+    mutating func expected(_ what: String, at path: @autoclosure () -> String, got node: JSONNode) {
         report(path(), "expected \(what), got \(node.shortDescription)", at: node.offset)
     }
 
     /// The members of an object, checking for unknown and repeated keys.
-    private mutating func members(
+    mutating func members(
         _ node: JSONNode, at path: @autoclosure () -> String, allowed: [String], unsupported: [String: String] = [:], what: String = "an object",
         suggest: [String]? = nil
     ) -> Fields? {
@@ -177,6 +172,10 @@ struct StubDecoder {
         let response = fields["response"].flatMap { decodeResponse($0, at: path() + ".response") }
         let redirectTo = fields["redirectTo"].flatMap { textValue($0, at: path() + ".redirectTo") }
         let description = fields["description"].flatMap { string($0, at: path() + ".description", trim: false) }
+        let onComplete = fields["on"].flatMap { eventSettings($0, at: path() + ".on") }
+        if let proxy = fields["proxy"] {
+            return proxySession(proxy, fields: fields, node: node, index: index, scope: scope, description: description, onComplete: onComplete, before: before, at: path())
+        }
         if fields["response"] != nil && fields["redirectTo"] != nil {
             report(path(), "a session has either \"response\" or \"redirectTo\", not both", at: node.offset)
         } else if fields["response"] == nil && fields["redirectTo"] == nil && diagnostics.count == before {
@@ -185,15 +184,17 @@ struct StubDecoder {
             report(path() + ".redirectTo", "redirectTo needs a \"request\" to match", at: fields["redirectTo"]?.offset)
         }
         guard diagnostics.count == before else { return nil }
-        return StubDefinition(
+        var session = StubDefinition(
             request: request, response: response, redirectTo: redirectTo, description: description, scope: scope,
             reference: StubReference(file: file, index: index))
+        session.onComplete = onComplete
+        return session
     }
 
     // MARK: - Scalars
 
     /// A string, trimmed as moco trims its text containers.
-    private mutating func string(_ node: JSONNode, at path: @autoclosure () -> String, trim: Bool = true) -> String? {
+    mutating func string(_ node: JSONNode, at path: @autoclosure () -> String, trim: Bool = true) -> String? {
         guard let text = node.stringValue else {
             expected("a string", at: path(), got: node)
             return nil
@@ -213,7 +214,7 @@ struct StubDecoder {
         }
     }
 
-    private mutating func boolean(_ node: JSONNode, at path: @autoclosure () -> String) -> Bool? {
+    mutating func boolean(_ node: JSONNode, at path: @autoclosure () -> String) -> Bool? {
         switch node.kind {
         case .bool(let flag): return flag
         case .string(let text):
@@ -362,7 +363,7 @@ struct StubDecoder {
 
     // MARK: - Response
 
-    private mutating func decodeResponse(_ node: JSONNode, at path: @autoclosure () -> String) -> ResponseDefinition? {
+    mutating func decodeResponse(_ node: JSONNode, at path: @autoclosure () -> String) -> ResponseDefinition? {
         let before = diagnostics.count
         guard let fields = members(node, at: path(), allowed: Self.responseKeys, unsupported: Self.unsupportedResponseKeys) else { return nil }
         var response = ResponseDefinition()
@@ -434,6 +435,7 @@ struct StubDecoder {
             }
             response.sequence = key == "seq" ? .seq(responses) : .cycle(responses)
         }
+        decodeUpstreamKeys(fields, into: &response, node: node, at: path())
         return diagnostics.count == before ? response : nil
     }
 
@@ -456,7 +458,7 @@ struct StubDecoder {
         return nil
     }
 
-    private mutating func statusCode(_ node: JSONNode, at path: @autoclosure () -> String) -> Int? {
+    mutating func statusCode(_ node: JSONNode, at path: @autoclosure () -> String) -> Int? {
         switch node.kind {
         case .number(let number):
             if let value = number.intValue { return value }
@@ -470,7 +472,7 @@ struct StubDecoder {
 
     /// A response string: plain (trimmed) or `{"template": "…"}` /
     /// `{"template": {"with": "…", "vars": {…}}}`.
-    private mutating func textValue(_ node: JSONNode, at path: @autoclosure () -> String, acceptScalars: Bool = false) -> TextValue? {
+    mutating func textValue(_ node: JSONNode, at path: @autoclosure () -> String, acceptScalars: Bool = false) -> TextValue? {
         switch node.kind {
         case .string(let text):
             return .literal(text.trimmingASCIIWhitespace())
@@ -637,7 +639,7 @@ struct StubDecoder {
     ]
 
     /// Milliseconds (`500`, `"500"`) or `{"duration": 1, "unit": "second"}`.
-    private mutating func duration(_ node: JSONNode, at path: @autoclosure () -> String) -> Duration? {
+    mutating func duration(_ node: JSONNode, at path: @autoclosure () -> String) -> Duration? {
         func milliseconds(_ text: String) -> Duration? {
             guard let value = Double(text), value.isFinite else { return nil }
             return .nanoseconds(Int64((value * 1_000_000).rounded()))

@@ -28,6 +28,8 @@ public struct StubDefinition: Sendable {
     public var scope: StubScope
     /// Where the session was written; `Router` numbers Swift-built stubs `stubs#i`.
     public var reference: StubReference?
+    /// moco's `on.complete`: an HTTP call fired once this session has answered.
+    public var onComplete: EventDefinition? = nil
 
     public init(
         request: RequestPattern?,

@@ -47,6 +47,8 @@ public final class Router: Sendable {
     private let stubReferences: UnmanagedList<CompiledStub>
     private let catchAlls: [CompiledStub]
     private let index: RouteIndex
+    /// Recordings, saved-exchange files and the upstream client the stubs share.
+    let runtime: StubRuntime
 
     /// Compiles the stubs. Swift-built stubs without a `reference` are named `stubs#i`.
     /// Throws a `ConfigError` listing every bad regex, template, cookie or file.
@@ -59,13 +61,14 @@ public final class Router: Sendable {
     init(stubs definitions: [StubDefinition], adjustingRouteKeys adjust: ((RouteKey) -> RouteKey)?) throws {
         var compiled: [CompiledStub] = []
         var diagnostics: [ConfigDiagnostic] = []
+        let runtime = StubRuntime()
         compiled.reserveCapacity(definitions.count)
         // One thread on purpose: compiling is allocation-bound, and splitting it across cores
         // measured slower (allocator arenas, shared reference counts), not faster.
         for position in definitions.indices {
             let reference = definitions[position].reference ?? StubReference(file: "stubs", index: position)
             var problems: [StubCompileProblem] = []
-            if let stub = StubCompiler.compile(definitions[position], reference: reference, problems: &problems) {
+            if let stub = StubCompiler.compile(definitions[position], reference: reference, runtime: runtime, problems: &problems) {
                 compiled.append(stub)
             }
             for problem in problems {
@@ -73,6 +76,7 @@ public final class Router: Sendable {
             }
         }
         guard diagnostics.isEmpty else { throw ConfigError(diagnostics) }
+        self.runtime = runtime
         stubs = compiled.filter { !$0.isCatchAll }
         catchAlls = compiled.filter(\.isCatchAll)
         stubReferences = UnmanagedList(stubs)

@@ -9,11 +9,17 @@ final class ResponsePlan: Sendable {
     private let steps: [ResponseStep]
     /// The stub, named `file#index` in error bodies.
     let owner: StubReference
+    /// A proxy or a recording the response starts from (see `LiveReplies`).
+    let source: ReplySource?
+    /// `on.complete`, fired once the response is ready.
+    let event: EventPlan?
 
-    init(steps: [ResponseStep], owner: StubReference) {
+    init(steps: [ResponseStep], owner: StubReference, source: ReplySource? = nil, event: EventPlan? = nil) {
         self.steps = steps
         self.owner = owner
-        if steps.allSatisfy(\.isStatic) {
+        self.source = source
+        self.event = event
+        if source == nil && event == nil && steps.allSatisfy(\.isStatic) {
             var draft = ResponseDraft()
             var failure: ResponseFailure?
             for step in steps {
@@ -38,14 +44,33 @@ final class ResponsePlan: Sendable {
 
     func reply(_ input: @autoclosure () -> TemplateContext) -> HTTPReply {
         if let prepared { return HTTPReply(.prepared(prepared), delay: preparedDelay) }
-        let context = input()
-        var draft = ResponseDraft()
+        if source != nil || event != nil { return LiveReplies.reply(plan: self, context: input()) }
+        return build(input(), seed: nil)
+    }
+
+    /// Applies the steps to `seed` (or an empty response). A proxied response keeps the
+    /// upstream's status (moco applies `status` before `proxy`).
+    func build(_ context: TemplateContext, seed: ResponseDraft?, upstreamSetsStatus: Bool = false) -> HTTPReply {
+        var draft = seed ?? ResponseDraft()
         do throws(ResponseFailure) {
-            for step in steps { try step.apply(to: &draft, input: context) }
+            for step in steps {
+                if upstreamSetsStatus, case .status = step { continue }
+                try step.apply(to: &draft, input: context)
+            }
         } catch {
-            return Self.failureReply("stubserver: \(owner) could not build its response: \(error.message)\n")
+            return failure("could not build its response: \(error.message)")
         }
         return HTTPReply(.response(draft.response), delay: draft.delay)
+    }
+
+    /// A plain-text error reply naming this stub.
+    func failure(_ message: String, status: Int = 400) -> HTTPReply {
+        var reply = Self.failureReply("stubserver: \(owner) \(message)\n")
+        if case .response(var response) = reply.payload {
+            response.status = status
+            reply.payload = .response(response)
+        }
+        return reply
     }
 
     static func failureReply(_ message: String) -> HTTPReply {
