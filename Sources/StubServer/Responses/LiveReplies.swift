@@ -93,7 +93,8 @@ struct EventPlan: Sendable {
         var fields = HTTPHeaders()
         if let contentType { fields.add(name: "Content-Type", value: contentType) }
         for (name, value) in headers { fields.replaceOrAdd(name: name, value: try value.render(context)) }
-        let body = try self.body.map { Array(try $0.render(context).utf8) } ?? []
+        var body: [UInt8] = []
+        if let plan = self.body { body = Array(try plan.render(context).utf8) }
         do throws(UpstreamError) {
             return try UpstreamRequest(method: method.rawValue, url: url, headers: fields, body: body)
         } catch {

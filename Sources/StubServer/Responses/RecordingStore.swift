@@ -70,12 +70,6 @@ final class TapeFile: @unchecked Sendable {
         }
     }
 
-    var allTapes: [TapeFile] {
-        lock.lock()
-        defer { lock.unlock() }
-        return Array(tapes.values)
-    }
-
     func record(_ request: HTTPRequest, group: String, identifier: String) {
         let recording = RecordingStore.Recording(group: group, identifier: identifier, request: SavedRequest(request))
         lock.lock()
