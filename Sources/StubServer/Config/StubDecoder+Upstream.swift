@@ -42,10 +42,11 @@ extension StubDecoder {
         return session
     }
 
-    /// `/api/` → `/api`, `api` → `/api`.
+    /// `/api/` → `/api`, `api` → `/api`, `/` → "" (everything).
     static func normalizedPrefix(_ from: String) -> String {
         var text = from
         while text.hasSuffix("/") { text.removeLast() }
+        if text.isEmpty { return "" }
         return text.hasPrefix("/") ? text : "/" + text
     }
 

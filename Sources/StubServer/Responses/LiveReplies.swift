@@ -38,7 +38,7 @@ struct ProxyPlan: Sendable {
             }
         case .batch(let prefix, let to):
             let path = request.rawPath
-            guard path == prefix || path.hasPrefix(prefix + "/") else {
+            guard prefix.isEmpty || path == prefix || path.hasPrefix(prefix + "/") else {
                 throw ResponseFailure(message: "\(quoted(String(path))) is not under the proxy's \"from\" \(quoted(prefix))")
             }
             var base = to
