@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 #if canImport(Glibc)
 import Glibc
+import CSystemShims
 #elseif canImport(Darwin)
 import Darwin
 #endif
