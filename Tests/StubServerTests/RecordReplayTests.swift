@@ -99,3 +99,15 @@ final class RecordReplayTests: XCTestCase {
         XCTAssertTrue(fixture.diagnostics("d.json").contains { $0.path.hasPrefix("[0].response.replay.identifier") && $0.position != nil }, "\(fixture.diagnostics("d.json"))")
     }
 }
+
+final class RecordingBoundsTests: XCTestCase {
+    func testAGroupKeepsABoundedNumberOfRecordings() {
+        let store = RecordingStore()
+        for index in 0...RecordingStore.maxPerGroup {
+            store.record(HTTPRequest(method: "POST", target: "/r"), group: "g", identifier: "id\(index)", tape: nil)
+        }
+        let kept = (0...RecordingStore.maxPerGroup).filter { store.recorded(group: "g", identifier: "id\($0)", tape: nil) != nil }.count
+        XCTAssertEqual(kept, RecordingStore.maxPerGroup)
+        XCTAssertNotNil(store.recorded(group: "g", identifier: "id\(RecordingStore.maxPerGroup)", tape: nil), "the newest is kept")
+    }
+}

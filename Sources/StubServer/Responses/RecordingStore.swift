@@ -10,6 +10,8 @@ final class RecordingStore: @unchecked Sendable {
         var request: SavedRequest
     }
 
+    /// Recordings one in-memory group keeps before dropping one to make room.
+    static let maxPerGroup = 10_000
     private let lock = NSLock()
     private var memory: [String: [String: HTTPRequest]] = [:]
     private var tapes: [String: TapeFile] = [:]
@@ -36,6 +38,11 @@ final class RecordingStore: @unchecked Sendable {
             return
         }
         lock.lock()
+        // Identifiers can come from the request: bound how many one group keeps.
+        if memory[group]?[identifier] == nil, let count = memory[group]?.count, count >= Self.maxPerGroup,
+           let evicted = memory[group]?.keys.first {
+            memory[group]?[evicted] = nil
+        }
         memory[group, default: [:]][identifier] = request
         lock.unlock()
     }
@@ -76,6 +83,7 @@ final class TapeFile: @unchecked Sendable {
         if let index = recordings.firstIndex(where: { $0.group == group && $0.identifier == identifier }) {
             recordings[index] = recording
         } else {
+            if recordings.count >= RecordingStore.maxPerGroup * 10 { recordings.removeFirst() }
             recordings.append(recording)
         }
         let schedule = !writeScheduled

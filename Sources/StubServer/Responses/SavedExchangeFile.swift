@@ -9,6 +9,8 @@ final class SavedExchangeFile: @unchecked Sendable {
         var response: SavedResponse
     }
 
+    /// Distinct requests one file keeps.
+    static let maxExchanges = 10_000
     let path: String
     private let lock = NSLock()
     private var exchanges: [Exchange]
@@ -50,6 +52,8 @@ final class SavedExchangeFile: @unchecked Sendable {
         if let index = exchanges.firstIndex(where: { $0.request == saved.request }) {
             exchanges[index] = saved
         } else {
+            // Bounded: the oldest exchange makes room (a file is read whole at load time).
+            if exchanges.count >= Self.maxExchanges { exchanges.removeFirst() }
             exchanges.append(saved)
         }
         let schedule = !writeScheduled

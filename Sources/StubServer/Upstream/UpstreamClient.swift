@@ -42,6 +42,8 @@ public final class UpstreamClient: @unchecked Sendable {
     public let configuration: Configuration
     let loop: EventLoop
     // Loop-confined state.
+    /// Where connections read into; only the loop thread touches it.
+    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     private var pools: [UpstreamEndpoint: UpstreamPool] = [:]
 
     public init(configuration: Configuration = Configuration()) {
@@ -50,6 +52,8 @@ public final class UpstreamClient: @unchecked Sendable {
         loop = try! EventLoop(index: 0)
         loop.start(name: "stubserver.upstream")
     }
+
+    deinit { readBuffer.deallocate() }
 
     /// Closes every connection, fails the calls still waiting with `.cancelled` and ends the
     /// loop thread. Pools keep the client alive until then (the shared client never shuts down).

@@ -145,15 +145,14 @@ final class UpstreamConnection: PollHandler {
     }
 
     private func read() {
-        var scratch = [UInt8](repeating: 0, count: 64 * 1024)
+        // One read buffer per client loop, reused by every connection (reads never overlap).
+        let scratch = pool.client.readBuffer
         while state == .reading || state == .writing {
-            let result = scratch.withUnsafeMutableBytes { SystemCalls.read(fd, into: $0.baseAddress!, count: $0.count) }
-            switch result {
+            switch SystemCalls.read(fd, into: scratch.baseAddress!, count: scratch.count) {
             case .bytes(let count):
                 lastActivity = SystemCalls.monotonicNanos()
                 do throws(UpstreamResponseParser.Failure) {
-                    let outcome = try feed(scratch, count: count)
-                    if case .complete(let reusable) = outcome {
+                    if case .complete(let reusable) = try parser!.feed(UnsafeRawBufferPointer(rebasing: scratch[..<count])) {
                         complete(reusable: reusable)
                         return
                     }
@@ -179,18 +178,6 @@ final class UpstreamConnection: PollHandler {
                 return
             }
         }
-    }
-
-    private func feed(_ scratch: [UInt8], count: Int) throws(UpstreamResponseParser.Failure) -> UpstreamResponseParser.Outcome {
-        var result: Result<UpstreamResponseParser.Outcome, UpstreamResponseParser.Failure> = .success(.needMore)
-        scratch.withUnsafeBytes { raw in
-            do throws(UpstreamResponseParser.Failure) {
-                result = .success(try parser!.feed(UnsafeRawBufferPointer(rebasing: raw[..<count])))
-            } catch {
-                result = .failure(error)
-            }
-        }
-        return try result.get()
     }
 
     private func complete(reusable: Bool) {
