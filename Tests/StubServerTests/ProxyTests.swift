@@ -146,6 +146,26 @@ final class ProxyTests: XCTestCase {
         hanging.removeAll()
     }
 
+    func testAClientThatDisconnectsCancelsTheUpstreamCall() throws {
+        let silent = try ScriptedTCPServer(backlog: 16)
+        defer { silent.stop() }
+        let live = try LiveStubs(#"[{"request": {"uri": "/hang"}, "response": {"proxy": "http://127.0.0.1:\#(silent.port)/hang"}}]"#)
+        let endpoint = UpstreamEndpoint(host: "127.0.0.1", port: silent.port)
+        var client: RawHTTPClient? = try RawHTTPClient(port: live.server.port)
+        try client?.send("GET /hang HTTP/1.1\r\nHost: a\r\n\r\n")
+        func waitFor(_ count: Int) -> Bool {
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                if UpstreamClient.shared.openConnectionCount(to: endpoint) == count { return true }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            return false
+        }
+        XCTAssertTrue(waitFor(1), "the upstream call is under way")
+        client = nil   // closes the socket
+        XCTAssertTrue(waitFor(0), "the upstream connection is closed once the client is gone")
+    }
+
     func testLoadTimeErrorsForMalformedProxies() throws {
         let fixture = try ConfigFixture()
         try fixture.write("a.json", #"[{"request": {"uri": "/a"}, "response": {"proxy": {"url": "http://x.test/", "from": "/a", "to": "http://x.test/"}}}]"#)

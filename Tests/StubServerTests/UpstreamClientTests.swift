@@ -197,3 +197,34 @@ final class UpstreamClientTests: XCTestCase {
         guard case .failure(.malformedResponse)? = try get("http://127.0.0.1:\(garbage.port)/") else { return XCTFail("expected malformed") }
     }
 }
+
+/// The URLSession path used for `https` upstreams, exercised over plain HTTP on 127.0.0.1
+/// (there is no TLS upstream without the network): same rules, no redirects followed.
+final class FoundationUpstreamTests: XCTestCase {
+    func testDoesNotFollowRedirectsAndReturnsTheBody() throws {
+        let upstream = try StubServer(stubs: [
+            .redirect(.get("/old"), to: "/new"),
+            StubDefinition(request: .get("/new"), response: .text("new")),
+            StubDefinition(request: .post("/echo"), response: .text(.template("${req.content}"), status: 201)),
+        ])
+        try upstream.start()
+        defer { upstream.stop() }
+        func send(_ request: UpstreamRequest) -> Result<UpstreamResponse, UpstreamError>? {
+            let box = LockedBox<Result<UpstreamResponse, UpstreamError>?>(nil)
+            let done = expectation(description: "answered")
+            _ = FoundationUpstream.shared.send(request, timeout: .seconds(20), limit: 1 << 20) { result in
+                box.value = result
+                done.fulfill()
+            }
+            wait(for: [done], timeout: 30)
+            return box.value
+        }
+        let redirect = try XCTUnwrap(send(try UpstreamRequest(method: "GET", url: "http://127.0.0.1:\(upstream.port)/old"))?.get())
+        XCTAssertEqual(redirect.status, 302)
+        XCTAssertEqual(upstream.journal.requests(path: "/new").count, 0)
+        let echo = try XCTUnwrap(send(try UpstreamRequest(method: "POST", url: "http://127.0.0.1:\(upstream.port)/echo", headers: ["Connection": "X-Drop", "X-Drop": "1"], body: Array("hi".utf8)))?.get())
+        XCTAssertEqual(echo.status, 201)
+        XCTAssertEqual(String(decoding: echo.body, as: UTF8.self), "hi")
+        XCTAssertNil(upstream.journal.last?.request.headers["X-Drop"])
+    }
+}
