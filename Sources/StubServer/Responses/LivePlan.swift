@@ -23,28 +23,28 @@ enum LivePlan: Sendable {
         }
     }
 
-    /// The draft's body in pieces: `Content-Length` is kept, so progress bars work.
+    /// The draft's body in pieces: `Content-Length` is kept, so progress bars work. Pieces are
+    /// cut when the connection asks for them, so a client that stops reading holds no copies.
     static func dribbled(_ draft: ResponseDraft, _ dribble: Dribble) -> HTTPStreamedResponse {
         var head = draft.response
         let body = head.body
         head.body = []
-        let pieces: [HTTPStreamedResponse.Piece]
+        let count: Int, pause: Duration
         switch dribble {
-        case .chunks(let count, let duration):
-            let parts = max(1, min(count, max(body.count, 1)))
-            let pause = parts > 1 ? duration / (parts - 1) : .zero
-            pieces = (0..<parts).map { index in
-                let start = body.count * index / parts, end = body.count * (index + 1) / parts
-                return HTTPStreamedResponse.Piece(Array(body[start..<end]), pauseAfter: index < parts - 1 ? pause : .zero)
-            }
+        case .chunks(let chunks, let duration):
+            count = max(1, min(chunks, max(body.count, 1)))
+            pause = count > 1 ? duration / (count - 1) : .zero
         case .bytesPerSecond(let rate):
             let size = max(1, rate / 10)
-            pieces = stride(from: 0, to: body.count, by: size).map { start in
-                let end = min(start + size, body.count)
-                return HTTPStreamedResponse.Piece(Array(body[start..<end]), pauseAfter: end < body.count ? .milliseconds(100) : .zero)
-            }
+            count = max(1, (body.count + size - 1) / size)
+            pause = .milliseconds(100)
         }
-        return HTTPStreamedResponse(head: head, pieces: pieces, contentLength: body.count)
+        return HTTPStreamedResponse(head: head, contentLength: body.count) { stream in
+            let index = stream.index
+            guard index < count else { return stream.finish() }
+            let start = body.count * index / count, end = body.count * (index + 1) / count
+            stream.schedule(after: index == 0 ? .zero : pause) { stream.write(Array(body[start..<end])) }
+        }
     }
 
     static func httpFault(_ fault: ResponseFault) -> HTTPFault {
@@ -94,8 +94,16 @@ struct SSEPlan: Sendable {
         }
         head.headers.replaceOrAdd(name: "Cache-Control", value: "no-cache")
         head.headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
-        let pieces = events.map { HTTPStreamedResponse.Piece(Array($0.wireText.utf8), pauseAfter: $0.delay ?? delay ?? .zero) }
-        return HTTPStreamedResponse(head: head, pieces: pieces, closesConnection: true)
+        // Each event is written when the connection asks for it (back-pressure), then its delay.
+        let delay = delay
+        let chosen = events
+        return HTTPStreamedResponse(head: head, closesConnection: true) { stream in
+            let index = stream.index
+            let pause = index > 0 ? chosen[index - 1].delay ?? delay ?? .zero : .zero
+            stream.schedule(after: pause) {
+                if index < chosen.count { stream.write(Array(chosen[index].wireText.utf8)) } else { stream.finish() }
+            }
+        }
     }
 
     struct SSEFileError: Error {
