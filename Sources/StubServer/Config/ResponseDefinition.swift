@@ -26,6 +26,14 @@ public struct ResponseDefinition: Sendable, Hashable {
     public var record: RecordDefinition? = nil
     /// Answer from a recorded request.
     public var replay: ReplayDefinition? = nil
+    /// Server-sent events (moco's `sse`); the connection closes after the last one.
+    public var sse: ServerSentEvents?
+    /// The body in pieces over time (a Rehearsal extension).
+    public var dribble: Dribble?
+    /// Break the exchange instead of answering (a Rehearsal extension).
+    public var fault: ResponseFault?
+    /// The websocket endpoint of a `{"websocket": …}` session (see `StubDefinition.websocket`).
+    public var websocket: WebSocketEndpoint?
 
     public init(
         body: ResponseBody? = nil,
@@ -35,7 +43,10 @@ public struct ResponseDefinition: Sendable, Hashable {
         version: TextValue? = nil,
         latency: Duration? = nil,
         attachment: Attachment? = nil,
-        sequence: ResponseSequence? = nil
+        sequence: ResponseSequence? = nil,
+        sse: ServerSentEvents? = nil,
+        dribble: Dribble? = nil,
+        fault: ResponseFault? = nil
     ) {
         self.body = body
         self.status = status
@@ -45,6 +56,9 @@ public struct ResponseDefinition: Sendable, Hashable {
         self.latency = latency
         self.attachment = attachment
         self.sequence = sequence
+        self.sse = sse
+        self.dribble = dribble
+        self.fault = fault
     }
 
     /// A `text/plain; charset=utf-8` body.
@@ -99,6 +113,23 @@ public struct ResponseDefinition: Sendable, Hashable {
         var copy = self
         copy.latency = duration
         return copy
+    }
+
+    /// A copy that sends its body in pieces over time.
+    public func dribble(_ dribble: Dribble) -> ResponseDefinition {
+        var copy = self
+        copy.dribble = dribble
+        return copy
+    }
+
+    /// Breaks the exchange instead of answering (`.fault(.connectionReset)`).
+    public static func fault(_ fault: ResponseFault) -> ResponseDefinition {
+        ResponseDefinition(fault: fault)
+    }
+
+    /// Server-sent events, then the connection closes.
+    public static func sse(_ events: [SSEEvent], delay: Duration? = nil) -> ResponseDefinition {
+        ResponseDefinition(sse: ServerSentEvents(events: events, delay: delay))
     }
 
     /// A copy with one more header.

@@ -9,7 +9,7 @@ extension StubDecoder {
         if exclusive.count > 1 {
             report(path(), "a response uses one of \"proxy\", \"record\" and \"replay\"; found \(exclusive.map { "\"\($0)\"" }.joined(separator: " and "))", at: node.offset)
         }
-        let bodies = ["text", "file", "json", "attachment", "seq", "cycle"].filter { fields[$0] != nil }
+        let bodies = ["text", "file", "json", "attachment", "seq", "cycle", "sse"].filter { fields[$0] != nil }
         if let key = exclusive.first, !bodies.isEmpty {
             report(path(), "\"\(key)\" produces the body; remove \(bodies.map { "\"\($0)\"" }.joined(separator: " and "))", at: node.offset)
         }

@@ -70,6 +70,15 @@ public struct StubDefinition: Sendable {
             reference: nil)
     }
 
+    /// moco's `{"websocket": …}` session: a `GET` on `endpoint.uri` upgraded to a websocket.
+    public static func websocket(_ endpoint: WebSocketEndpoint, description: String? = nil) -> StubDefinition {
+        var response = ResponseDefinition()
+        response.websocket = endpoint
+        return StubDefinition(
+            request: RequestPattern(method: .equal("GET"), uri: .equal(endpoint.uri)),
+            response: response, redirectTo: nil, description: description, scope: StubScope(), reference: nil)
+    }
+
     public var isCatchAll: Bool { request == nil }
 }
 

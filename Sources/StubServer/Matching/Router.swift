@@ -75,6 +75,7 @@ public final class Router: Sendable {
                 diagnostics.append(ConfigDiagnostic(file: reference.file, path: "[\(reference.index)]" + problem.path, message: problem.message))
             }
         }
+        diagnostics += Self.webSocketEndpointProblems(definitions)
         guard diagnostics.isEmpty else { throw ConfigError(diagnostics) }
         self.runtime = runtime
         stubs = compiled.filter { !$0.isCatchAll }
@@ -84,6 +85,23 @@ public final class Router: Sendable {
     }
 
     deinit { stubReferences.free() }
+
+    /// moco serves one websocket endpoint per server: every one after the first is an error.
+    private static func webSocketEndpointProblems(_ definitions: [StubDefinition]) -> [ConfigDiagnostic] {
+        var first: StubReference?
+        var problems: [ConfigDiagnostic] = []
+        for position in definitions.indices where definitions[position].response.map({ $0.websocket != nil }) ?? false {
+            let reference = definitions[position].reference ?? StubReference(file: "stubs", index: position)
+            if let first {
+                problems.append(ConfigDiagnostic(
+                    file: reference.file, path: "[\(reference.index)].websocket",
+                    message: "a server has one websocket endpoint and \(first) already declares it"))
+            } else {
+                first = reference
+            }
+        }
+        return problems
+    }
 
     /// Number of sessions, catch-alls included.
     public var stubCount: Int { stubs.count + catchAlls.count }

@@ -92,6 +92,7 @@ enum ResponseCompiler {
                 steps.append(.sequence(SequenceCounter(count: responses.count, cycles: cycles), alternatives))
             }
         }
+        steps += liveSteps(for: response, path: path, scope: scope, problems: &problems)
         return steps
     }
 

@@ -57,6 +57,7 @@ final class ResponsePlan: Sendable {
                 if upstreamSetsStatus, case .status = step { continue }
                 try step.apply(to: &draft, input: context)
             }
+            if let live = draft.live { return try live.reply(draft, input: context) }
         } catch {
             return failure("could not build its response: \(error.message)")
         }
@@ -94,6 +95,8 @@ struct ResponseDraft {
     /// The current `Content-Type` was added by a body, not written by the user.
     var contentTypeIsDefault = false
     var delay: Duration = .zero
+    /// Streamed, fault or websocket: the draft becomes that kind of reply.
+    var live: LivePlan?
 
     mutating func setBody(_ bytes: [UInt8], contentType: String) {
         body = bytes
@@ -226,6 +229,7 @@ enum ResponseStep: Sendable {
     case version(TextPlan)
     case attachment(filename: String, BodyPlan)
     case sequence(SequenceCounter, [[ResponseStep]])
+    case live(LivePlan)
 
     var isStatic: Bool {
         switch self {
@@ -234,7 +238,7 @@ enum ResponseStep: Sendable {
         case .header(_, let value), .version(let value): value.isStatic
         case .cookie(let cookie, let value): value.isStatic && cookie.maxAge == nil
         case .attachment(_, let body): body.isStatic
-        case .sequence: false
+        case .sequence, .live: false
         }
     }
 
@@ -270,6 +274,8 @@ enum ResponseStep: Sendable {
             draft.setBody(bytes, contentType: contentType)
         case .sequence(let counter, let alternatives):
             for step in alternatives[counter.next()] { try step.apply(to: &draft, input: input) }
+        case .live(let plan):
+            draft.live = plan
         }
     }
 }
