@@ -81,6 +81,18 @@ final class EventTests: XCTestCase {
         XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "still fine")
     }
 
+    func testASilentSinkHoldsASynchronousAnswerOnlyForTheEventTimeout() throws {
+        let silent = try ScriptedTCPServer()
+        defer { silent.stop() }
+        let live = try LiveStubs(#"""
+        [{"request": {"uri": "/a"}, "response": {"text": "late but fine"}, "on": {"complete": {"get": {"url": "http://127.0.0.1:\#(silent.port)/x"}}}}]
+        """#)
+        let start = Date()
+        let response = try live.send("GET", "/a")
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "late but fine")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 15, "bounded by the event's 5 s read timeout, not the client's 30 s")
+    }
+
     func testEventAfterAProxiedAnswer() throws {
         let sink = try sink()
         defer { sink.stop() }

@@ -87,6 +87,9 @@ struct EventPlan: Sendable {
     var latency: Duration?
     var client: UpstreamClient
     var owner: StubReference
+    /// A synchronous event holds the client's answer: a sink that never answers must not hold
+    /// it for the client's full read timeout.
+    static let readTimeout: Duration = .seconds(5)
 
     func request(_ context: TemplateContext) throws(ResponseFailure) -> UpstreamRequest {
         let url = try self.url.render(context)
@@ -96,7 +99,9 @@ struct EventPlan: Sendable {
         var body: [UInt8] = []
         if let plan = self.body { body = Array(try plan.render(context).utf8) }
         do throws(UpstreamError) {
-            return try UpstreamRequest(method: method.rawValue, url: url, headers: fields, body: body)
+            var request = try UpstreamRequest(method: method.rawValue, url: url, headers: fields, body: body)
+            request.readTimeout = Self.readTimeout
+            return request
         } catch {
             throw ResponseFailure(message: error.description)
         }

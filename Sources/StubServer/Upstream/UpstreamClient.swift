@@ -74,7 +74,7 @@ public final class UpstreamClient: @unchecked Sendable {
     public func send(_ request: UpstreamRequest, completion: @escaping @Sendable (Result<UpstreamResponse, UpstreamError>) -> Void) -> UpstreamCall {
         let call = UpstreamCall(client: self)
         if request.scheme == "https" {
-            call.foundationTask = FoundationUpstream.shared.send(request, timeout: configuration.readTimeout, limit: configuration.maxResponseBytes, completion: completion)
+            call.foundationTask = FoundationUpstream.shared.send(request, timeout: request.readTimeout ?? configuration.readTimeout, limit: configuration.maxResponseBytes, completion: completion)
             return call
         }
         let exchange = UpstreamExchange(request: request, client: self, completion: completion)

@@ -218,13 +218,13 @@ final class UpstreamConnection: PollHandler {
 
     private func armReadTimer() {
         lastActivity = SystemCalls.monotonicNanos()
-        timer = loop.schedule(after: configuration.readTimeout) { [weak self] in self?.readTimerFired() }
+        timer = loop.schedule(after: readTimeout) { [weak self] in self?.readTimerFired() }
     }
 
     private func readTimerFired() {
         timer = nil
         guard state == .reading || state == .writing, let exchange else { return }
-        let limit = configuration.readTimeout
+        let limit = readTimeout
         let deadline = lastActivity &+ limit.nanoseconds
         if SystemCalls.monotonicNanos() >= deadline {
             fail(exchange, .readTimeout(limit))
@@ -232,6 +232,9 @@ final class UpstreamConnection: PollHandler {
             timer = loop.schedule(at: deadline) { [weak self] in self?.readTimerFired() }
         }
     }
+
+    /// The call's own read timeout, else the client's.
+    private var readTimeout: Duration { exchange?.request.readTimeout ?? configuration.readTimeout }
 
     private func cancelTimer() {
         if let timer { loop.cancelTimer(timer) }

@@ -23,6 +23,8 @@ public struct UpstreamRequest: Sendable {
     public var target: String
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// Overrides the client's read timeout for this call.
+    public var readTimeout: Duration?
 
     public init(method: String, scheme: String = "http", host: String, port: Int, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.method = method
