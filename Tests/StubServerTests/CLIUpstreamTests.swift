@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import StubServer
+@testable import StubServer
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -75,5 +75,34 @@ final class CLIUpstreamTests: XCTestCase {
             XCTAssertEqual(process.waitForExit(), 0)
             if quiet { XCTAssertEqual(process.stdout.filter { $0.contains("/p ") }, []) }
         }
+    }
+
+    func testAPlaybackFileIsValidJSONAfterTheProcessIsKilledMidTraffic() throws {
+        let backend = try StubServer(stubs: [StubDefinition(request: nil, response: .text(String(repeating: "x", count: 4000)))])
+        try backend.start()
+        defer { backend.stop() }
+        try directory.write("conf.json", #"[{"proxy": {"from": "/", "to": "http://127.0.0.1:\#(backend.port)/", "playback": "pb.json"}}]"#)
+        let process = try StubServerProcess(["start", "-p", "0", "-q", "-c", "conf.json"], workingDirectory: directory.url)
+        let port = try process.waitForPort()
+        let stop = LockedBox(false)
+        let sent = LockedBox(0)
+        let traffic = Thread {
+            var index = 0
+            while !stop.value {
+                _ = try? RawHTTPClient.exchange(port: port, "GET /item/\(index) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                index += 1
+                sent.value = index
+            }
+        }
+        traffic.start()
+        let file = directory.url.appendingPathComponent("pb.json").path
+        let deadline = Date().addingTimeInterval(20)
+        while (sent.value < 150 || !FileManager.default.fileExists(atPath: file)) && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        process.send(signal: SIGKILL)
+        stop.value = true
+        _ = process.waitForExit()
+        let data = try Data(contentsOf: URL(fileURLWithPath: file))
+        let entries = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [Any], "pb.json is not complete JSON after SIGKILL")
+        XCTAssertGreaterThan(entries.count, 0)
     }
 }
