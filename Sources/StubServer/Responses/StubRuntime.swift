@@ -4,13 +4,12 @@ import Foundation
 /// tape files (one object per file, however many stubs name it), and the upstream client.
 final class StubRuntime: @unchecked Sendable {
     let recordings = RecordingStore()
-    let client: UpstreamClient
     private let lock = NSLock()
     private var savedFiles: [String: SavedExchangeFile] = [:]
 
-    init(client: UpstreamClient = .shared) {
-        self.client = client
-    }
+    /// The process's upstream client, started only when a stub first needs it (most
+    /// configurations have no proxy or event, and should not cost a thread).
+    var client: UpstreamClient { UpstreamClient.shared }
 
     func savedExchanges(at path: String) throws(StubCompileProblem) -> SavedExchangeFile {
         lock.lock()
