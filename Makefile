@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test test-examples check-doc-snippets check-app-targets stub bench bench-router bench-specs bench-snapshots width-table
+.PHONY: help build test test-examples check-doc-snippets check-app-targets stub bench bench-router bench-proxy bench-specs bench-snapshots width-table
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -36,6 +36,9 @@ bench: ## release build; stubserver vs nginx (1 worker) under wrk: req/s, p50, p
 bench-router: ## release build; Router.route cost per request, 10 vs 10,000 stubs (ratio in the same run)
 	$(SWIFT) build -c release --product RouterBench
 	.build/release/RouterBench
+
+bench-proxy: ## release build; proxied vs direct req/s and p50 under wrk, then the upstream client vs URLSession
+	bash bench/proxy-bench.sh
 
 bench-specs: ## SpecKit overhead: 10,000 scenarios x 3 steps vs 10,000 plain XCTest entries
 	$(SWIFT) build --build-tests

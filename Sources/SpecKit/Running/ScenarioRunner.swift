@@ -106,7 +106,7 @@ enum ScenarioRunner {
         let message = calls == 0
             ? "[aroundEach] never called run(), so the scenario did not run"
             : "[aroundEach] called run() \(calls) times; the scenario ran once"
-        FailureRecording.record(message, on: run.spec, file: around.site.path, line: Int(around.site.line), expected: true)
+        FailureRecording.record(message, file: around.site.file, line: around.site.line, expected: true)
     }
 
     private static func invoke(_ hook: Hook, _ run: RunningScenario) -> Bool {
@@ -192,7 +192,7 @@ enum ScenarioRunner {
             FailureRecording.record(
                 "[aroundEach] this scenario is async (an async body or hook), so its aroundEach must be async too: "
                     + "write `aroundEach { run async in … await run() … }`",
-                on: run.spec, file: around.site.path, line: Int(around.site.line), expected: true)
+                file: around.site.file, line: around.site.line, expected: true)
             return
         case .async(let body):
             do {
@@ -251,7 +251,7 @@ enum ScenarioRunner {
         let run = RunningScenario(spec: nil, recorder: recorder)
         RunningScenario.begin(run, swiftTestingSuite: suite)
         defer { RunningScenario.end() }
-        await runAsynchronously(scenario, run)
+        await runLevelAsync(0, scenario.group.chain, scenario, run)
     }
 
     // MARK: Errors

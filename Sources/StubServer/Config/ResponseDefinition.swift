@@ -22,6 +22,20 @@ public struct ResponseDefinition: Sendable, Hashable {
     public var sequence: ResponseSequence?
     /// `cors`: `Access-Control-*` headers for requests with an `Origin`.
     public var cors: CORSPolicy?
+    /// Forward to a live backend; the other keys then adjust its answer.
+    public var proxy: ProxyDefinition? = nil
+    /// Store the request for a later `replay` (answers 200 with an empty body).
+    public var record: RecordDefinition? = nil
+    /// Answer from a recorded request.
+    public var replay: ReplayDefinition? = nil
+    /// Server-sent events (moco's `sse`); the connection closes after the last one.
+    public var sse: ServerSentEvents?
+    /// The body in pieces over time (a Rehearsal extension).
+    public var dribble: Dribble?
+    /// Break the exchange instead of answering (a Rehearsal extension).
+    public var fault: ResponseFault?
+    /// The websocket endpoint of a `{"websocket": …}` session (see `StubDefinition.websocket`).
+    public var websocket: WebSocketEndpoint?
 
     public init(
         body: ResponseBody? = nil,
@@ -32,7 +46,10 @@ public struct ResponseDefinition: Sendable, Hashable {
         latency: Duration? = nil,
         attachment: Attachment? = nil,
         sequence: ResponseSequence? = nil,
-        cors: CORSPolicy? = nil
+        cors: CORSPolicy? = nil,
+        sse: ServerSentEvents? = nil,
+        dribble: Dribble? = nil,
+        fault: ResponseFault? = nil
     ) {
         self.cors = cors
         self.body = body
@@ -43,6 +60,9 @@ public struct ResponseDefinition: Sendable, Hashable {
         self.latency = latency
         self.attachment = attachment
         self.sequence = sequence
+        self.sse = sse
+        self.dribble = dribble
+        self.fault = fault
     }
 
     /// A `text/plain; charset=utf-8` body.
@@ -85,11 +105,35 @@ public struct ResponseDefinition: Sendable, Hashable {
         ResponseDefinition(sequence: .cycle(responses))
     }
 
+    /// Forwards to `proxy`'s upstream.
+    public static func proxy(_ proxy: ProxyDefinition) -> ResponseDefinition {
+        var response = ResponseDefinition()
+        response.proxy = proxy
+        return response
+    }
+
     /// A copy that waits `duration` before answering.
     public func latency(_ duration: Duration) -> ResponseDefinition {
         var copy = self
         copy.latency = duration
         return copy
+    }
+
+    /// A copy that sends its body in pieces over time.
+    public func dribble(_ dribble: Dribble) -> ResponseDefinition {
+        var copy = self
+        copy.dribble = dribble
+        return copy
+    }
+
+    /// Breaks the exchange instead of answering (`.fault(.connectionReset)`).
+    public static func fault(_ fault: ResponseFault) -> ResponseDefinition {
+        ResponseDefinition(fault: fault)
+    }
+
+    /// Server-sent events, then the connection closes.
+    public static func sse(_ events: [SSEEvent], delay: Duration? = nil) -> ResponseDefinition {
+        ResponseDefinition(sse: ServerSentEvents(events: events, delay: delay))
     }
 
     /// A copy with one more header.

@@ -46,27 +46,20 @@ struct StubDecoder {
         var settings: [(sessionsBefore: Int, entry: SettingsEntry)] = []
     }
 
-    static let sessionKeys = ["request", "response", "redirectTo", "description", "mount", "resource"]
+    static let sessionKeys = ["request", "response", "redirectTo", "description", "mount", "resource", "websocket", "proxy", "on"]
     static let sessionSuggestions = sessionKeys + ["include", "file_root", "context"]
     /// Keys that make an entry a settings entry rather than a session.
     static let settingsOnlyKeys = ["include", "context", "file_root", "env"]
     static let settingsKeys = ["include", "context", "file_root", "env", "request", "response"]
-    static let unsupportedSessionKeys: [String: String] = [
-        "proxy": "proxy is not supported by stubserver",
-        "websocket": "websocket is not supported by stubserver",
-        "on": "events (on.complete) are not supported by stubserver",
-    ]
+    static let unsupportedSessionKeys: [String: String] = [:]
     static let requestKeys = ["uri", "method", "version", "headers", "queries", "cookies", "forms", "text", "file", "json", "json_paths", "struct", "xpaths"]
     static let unsupportedRequestKeys: [String: String] = [
         "path_resource": "path_resource (Java classpath) has no meaning here; use file",
     ]
-    static let responseKeys = ["text", "file", "json", "status", "headers", "cookies", "version", "latency", "attachment", "seq", "cycle", "cors"]
+    static let responseKeys = ["text", "file", "json", "status", "headers", "cookies", "version", "latency", "attachment", "seq", "cycle", "cors", "proxy", "record", "replay"]
+        + liveResponseKeys
     static let unsupportedResponseKeys: [String: String] = [
         "path_resource": "path_resource (Java classpath) has no meaning here; use file",
-        "proxy": "proxy is not supported by stubserver",
-        "record": "record/replay is not supported by stubserver",
-        "replay": "record/replay is not supported by stubserver",
-        "sse": "server-sent events are not supported by stubserver",
     ]
     static let operators = ["match", "startsWith", "endsWith", "contain", "exist", "path"]
 
@@ -173,10 +166,17 @@ struct StubDecoder {
         if fields["mount"] != nil || fields["resource"] != nil {
             return decodeServingSession(fields, node: node, index: index, scope: scope, at: path(), before: before)
         }
+        if let websocket = fields["websocket"] {
+            return decodeWebSocketSession(websocket, fields: fields, node: node, index: index, scope: scope, at: path())
+        }
         let request = fields["request"].flatMap { decodeRequest($0, at: path() + ".request") }
         let response = fields["response"].flatMap { decodeResponse($0, at: path() + ".response") }
         let redirectTo = fields["redirectTo"].flatMap { textValue($0, at: path() + ".redirectTo") }
         let description = fields["description"].flatMap { string($0, at: path() + ".description", trim: false) }
+        let onComplete = fields["on"].flatMap { eventSettings($0, at: path() + ".on") }
+        if let proxy = fields["proxy"] {
+            return proxySession(proxy, fields: fields, node: node, index: index, scope: scope, description: description, onComplete: onComplete, before: before, at: path())
+        }
         if fields["response"] != nil && fields["redirectTo"] != nil {
             report(path(), "a session has either \"response\" or \"redirectTo\", not both", at: node.offset)
         } else if fields["response"] == nil && fields["redirectTo"] == nil && diagnostics.count == before {
@@ -185,9 +185,11 @@ struct StubDecoder {
             report(path() + ".redirectTo", "redirectTo needs a \"request\" to match", at: fields["redirectTo"]?.offset)
         }
         guard diagnostics.count == before else { return nil }
-        return StubDefinition(
+        var session = StubDefinition(
             request: request, response: response, redirectTo: redirectTo, description: description, scope: scope,
             reference: StubReference(file: file, index: index))
+        session.onComplete = onComplete
+        return session
     }
 
     // MARK: - Scalars
@@ -435,6 +437,8 @@ struct StubDecoder {
             response.sequence = key == "seq" ? .seq(responses) : .cycle(responses)
         }
         if let cors = fields["cors"] { response.cors = decodeCORS(cors, at: path() + ".cors") }
+        decodeUpstreamKeys(fields, into: &response, node: node, at: path())
+        decodeLiveKeys(fields, into: &response, node: node, at: path())
         return diagnostics.count == before ? response : nil
     }
 
@@ -457,7 +461,7 @@ struct StubDecoder {
         return nil
     }
 
-    private mutating func statusCode(_ node: JSONNode, at path: @autoclosure () -> String) -> Int? {
+    mutating func statusCode(_ node: JSONNode, at path: @autoclosure () -> String) -> Int? {
         switch node.kind {
         case .number(let number):
             if let value = number.intValue { return value }
@@ -471,7 +475,7 @@ struct StubDecoder {
 
     /// A response string: plain (trimmed) or `{"template": "…"}` /
     /// `{"template": {"with": "…", "vars": {…}}}`.
-    private mutating func textValue(_ node: JSONNode, at path: @autoclosure () -> String, acceptScalars: Bool = false) -> TextValue? {
+    mutating func textValue(_ node: JSONNode, at path: @autoclosure () -> String, acceptScalars: Bool = false) -> TextValue? {
         switch node.kind {
         case .string(let text):
             return .literal(text.trimmingASCIIWhitespace())
@@ -706,5 +710,240 @@ struct StubDecoder {
             expected("a number of milliseconds or {\"duration\": …, \"unit\": …}", at: path(), got: node)
             return nil
         }
+    }
+}
+
+// MARK: - Live responses: sse, dribble, fault, websocket
+
+extension StubDecoder {
+    static let liveResponseKeys = ["sse", "dribble", "fault"]
+
+    /// `sse`, `dribble` and `fault` in a response object.
+    fileprivate mutating func decodeLiveKeys(_ fields: Fields, into response: inout ResponseDefinition, node: JSONNode, at path: @autoclosure () -> String) {
+        let live = Self.liveResponseKeys.filter { fields[$0] != nil }
+        if live.count > 1 {
+            report(path(), "use one of \(live.map { "\"\($0)\"" }.joined(separator: " and ")), not several", at: node.offset)
+            return
+        }
+        let bodies = ["text", "file", "json", "attachment"].filter { fields[$0] != nil }
+        if let sse = fields["sse"] {
+            if !bodies.isEmpty {
+                report(path() + ".sse", "server-sent events are the body; remove \(bodies.map { "\"\($0)\"" }.joined(separator: " and "))", at: sse.offset)
+            }
+            response.sse = decodeSSE(sse, at: path() + ".sse")
+        }
+        if let dribble = fields["dribble"] {
+            response.dribble = decodeDribble(dribble, at: path() + ".dribble")
+        }
+        if let fault = fields["fault"] {
+            if !bodies.isEmpty || fields["seq"] != nil || fields["cycle"] != nil {
+                report(path() + ".fault", "a fault sends no response; remove the body (status, headers and latency may stay)", at: fault.offset)
+            }
+            if let text = string(fault, at: path() + ".fault") {
+                if let known = ResponseFault(rawValue: text) {
+                    response.fault = known
+                } else {
+                    let names = ResponseFault.allCases.map(\.rawValue)
+                    report(path() + ".fault", "unknown fault \(quoted(text))\(Suggestion.didYouMean(text, among: names)); faults: \(names.joined(separator: ", "))", at: fault.offset)
+                }
+            }
+        }
+    }
+
+    /// `[{event…}, …]`, `{"delay": …, "events": […]}` or `{"file": …, "delay": …}`.
+    private mutating func decodeSSE(_ node: JSONNode, at path: @autoclosure () -> String) -> ServerSentEvents? {
+        if let elements = node.elements {
+            return ServerSentEvents(events: decodeSSEEvents(elements, node: node, at: path()))
+        }
+        guard let fields = members(node, at: path(), allowed: ["events", "file", "delay"],
+                                   what: "an array of events, {\"events\": […], \"delay\": …} or {\"file\": …}") else { return nil }
+        var sse = ServerSentEvents()
+        sse.delay = fields["delay"].flatMap { duration($0, at: path() + ".delay") }
+        switch (fields["events"], fields["file"]) {
+        case (let events?, nil):
+            if let elements = events.elements {
+                sse.events = decodeSSEEvents(elements, node: events, at: path() + ".events")
+            } else {
+                expected("an array of events", at: path() + ".events", got: events)
+            }
+        case (nil, let file?):
+            sse.file = textValue(file, at: path() + ".file")
+        case (.some, .some):
+            report(path(), "use either \"events\" or \"file\", not both", at: node.offset)
+        case (nil, nil):
+            report(path(), "expected \"events\" (an array) or \"file\" (a file of events)", at: node.offset)
+        }
+        return sse
+    }
+
+    private mutating func decodeSSEEvents(_ elements: [JSONNode], node: JSONNode, at path: @autoclosure () -> String) -> [SSEEvent] {
+        if elements.isEmpty { report(path(), "expected at least one event", at: node.offset) }
+        var events: [SSEEvent] = []
+        for (index, element) in elements.enumerated() {
+            func eventPath() -> String { path() + "[\(index)]" }
+            guard let fields = members(element, at: eventPath(), allowed: ["event", "data", "id", "retry", "delay"],
+                                       what: "an event object like {\"event\": \"tick\", \"data\": \"1\"}") else { continue }
+            var event = SSEEvent(data: [])
+            switch fields["data"]?.kind {
+            case .array(let lines)?:
+                for (offset, line) in lines.enumerated() {
+                    if let text = scalarText(line, at: eventPath() + ".data[\(offset)]") { event.data.append(text) }
+                }
+                if lines.isEmpty { report(eventPath() + ".data", "expected at least one data line", at: fields["data"]?.offset) }
+            case .some:
+                if let text = scalarText(fields["data"]!, at: eventPath() + ".data") { event.data = [text] }
+            case nil:
+                report(eventPath(), "an event needs \"data\"", at: element.offset)
+            }
+            event.event = fields["event"].flatMap { string($0, at: eventPath() + ".event") }
+            event.id = fields["id"].flatMap { scalarText($0, at: eventPath() + ".id") }
+            if let retry = fields["retry"] {
+                if let value = statusCode(retry, at: eventPath() + ".retry") {
+                    if value > 0 { event.retry = value } else { report(eventPath() + ".retry", "expected a positive number of milliseconds", at: retry.offset) }
+                }
+            }
+            event.delay = fields["delay"].flatMap { duration($0, at: eventPath() + ".delay") }
+            for (key, value) in [("event", event.event), ("id", event.id)] + event.data.map({ ("data", Optional($0)) }) {
+                if let value, value.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+                    report(eventPath() + "." + key, "an event field cannot contain a line break; give data as an array of lines", at: fields[key]?.offset)
+                }
+            }
+            events.append(event)
+        }
+        return events
+    }
+
+    /// `{"chunks": 10, "duration": 2000}` or `{"bytes_per_second": 4096}`.
+    private mutating func decodeDribble(_ node: JSONNode, at path: @autoclosure () -> String) -> Dribble? {
+        guard let fields = members(node, at: path(), allowed: ["chunks", "duration", "bytes_per_second"],
+                                   what: "{\"chunks\": 10, \"duration\": 2000} or {\"bytes_per_second\": 4096}") else { return nil }
+        if let rate = fields["bytes_per_second"] {
+            if fields["chunks"] != nil || fields["duration"] != nil {
+                report(path(), "use either \"bytes_per_second\" or \"chunks\" with \"duration\"", at: node.offset)
+                return nil
+            }
+            guard let value = statusCode(rate, at: path() + ".bytes_per_second") else { return nil }
+            guard value > 0 else {
+                report(path() + ".bytes_per_second", "expected a positive number of bytes", at: rate.offset)
+                return nil
+            }
+            return .bytesPerSecond(value)
+        }
+        guard let durationNode = fields["duration"] else {
+            report(path(), "expected \"duration\" (with an optional \"chunks\", default 10) or \"bytes_per_second\"", at: node.offset)
+            return nil
+        }
+        var chunks = 10
+        if let count = fields["chunks"] {
+            guard let value = statusCode(count, at: path() + ".chunks") else { return nil }
+            guard value > 0 else {
+                report(path() + ".chunks", "expected at least 1 chunk", at: count.offset)
+                return nil
+            }
+            chunks = value
+        }
+        return duration(durationNode, at: path() + ".duration").map { .chunks(chunks, over: $0) }
+    }
+
+    /// `{"websocket": {"uri": …, "connected": …, "pingpongs": […], "sessions": […]}}`.
+    fileprivate mutating func decodeWebSocketSession(
+        _ node: JSONNode, fields session: Fields, node sessionNode: JSONNode, index: Int, scope: StubScope, at path: @autoclosure () -> String
+    ) -> StubDefinition? {
+        let before = diagnostics.count
+        for other in ["request", "response", "redirectTo"] where session[other] != nil {
+            report(path() + "." + other, "a websocket session stands alone; \(quoted(other)) does not go with \"websocket\"", at: sessionNode.offset)
+        }
+        func wsPath() -> String { path() + ".websocket" }
+        guard let fields = members(node, at: wsPath(), allowed: ["uri", "connected", "pingpongs", "sessions"]) else { return nil }
+        var endpoint = WebSocketEndpoint(uri: "")
+        if let uri = fields["uri"] {
+            endpoint.uri = string(uri, at: wsPath() + ".uri") ?? ""
+        } else {
+            report(wsPath(), "a websocket needs \"uri\" (the path clients connect to)", at: node.offset)
+        }
+        endpoint.connected = fields["connected"].flatMap { messageContent($0, at: wsPath() + ".connected") }
+        if let list = fields["pingpongs"] {
+            if let elements = list.elements {
+                for (offset, element) in elements.enumerated() {
+                    func pairPath() -> String { wsPath() + ".pingpongs[\(offset)]" }
+                    guard let pair = members(element, at: pairPath(), allowed: ["ping", "pong"]) else { continue }
+                    guard let ping = pair["ping"], let pong = pair["pong"] else {
+                        report(pairPath(), "expected {\"ping\": \"…\", \"pong\": \"…\"}", at: element.offset)
+                        continue
+                    }
+                    if let ping = string(ping, at: pairPath() + ".ping"), let pong = string(pong, at: pairPath() + ".pong") {
+                        endpoint.pingPongs.append(.init(ping: ping, pong: pong))
+                    }
+                }
+            } else {
+                expected("an array of {\"ping\": …, \"pong\": …}", at: wsPath() + ".pingpongs", got: list)
+            }
+        }
+        if let list = fields["sessions"] {
+            if let elements = list.elements {
+                for (offset, element) in elements.enumerated() {
+                    func sessionPath() -> String { wsPath() + ".sessions[\(offset)]" }
+                    guard let parts = members(element, at: sessionPath(), allowed: ["request", "response"]) else { continue }
+                    guard let request = parts["request"], let response = parts["response"] else {
+                        report(sessionPath(), "expected {\"request\": \"…\", \"response\": {…}}", at: element.offset)
+                        continue
+                    }
+                    let text = string(request, at: sessionPath() + ".request")
+                    let reply = webSocketReply(response, at: sessionPath() + ".response")
+                    if let text, let reply { endpoint.sessions.append(.init(request: text, response: reply)) }
+                }
+            } else {
+                expected("an array of {\"request\": …, \"response\": …}", at: wsPath() + ".sessions", got: list)
+            }
+        }
+        let description = session["description"].flatMap { string($0, at: path() + ".description", trim: false) }
+        guard diagnostics.count == before else { return nil }
+        var definition = StubDefinition.websocket(endpoint, description: description)
+        definition.scope = scope
+        definition.reference = StubReference(file: file, index: index)
+        return definition
+    }
+
+    /// `"text"` or `{"text": …}` / `{"file": …}` (`content` is accepted for `text`).
+    private mutating func messageContent(_ node: JSONNode, at path: @autoclosure () -> String) -> WebSocketEndpoint.MessageContent? {
+        if node.stringValue != nil { return string(node, at: path()).map { .text($0) } }
+        guard let fields = members(node, at: path(), allowed: ["text", "content", "file"], what: "a string, {\"text\": …} or {\"file\": …}") else { return nil }
+        guard fields.count == 1 else {
+            report(path(), "expected exactly one of \"text\" or \"file\"", at: node.offset)
+            return nil
+        }
+        if let file = fields["file"] { return string(file, at: path() + ".file").map { .file($0) } }
+        let key = fields["text"] != nil ? "text" : "content"
+        return string(fields[key]!, at: path() + "." + key).map { .text($0) }
+    }
+
+    private mutating func webSocketReply(_ node: JSONNode, at path: @autoclosure () -> String) -> WebSocketEndpoint.Reply? {
+        guard let fields = members(node, at: path(), allowed: ["text", "file", "group", "broadcast"]) else { return nil }
+        if fields["text"] != nil && fields["file"] != nil {
+            report(path(), "a reply has \"text\" or \"file\", not both", at: node.offset)
+            return nil
+        }
+        var reply = WebSocketEndpoint.Reply()
+        if let text = fields["text"] { reply.content = string(text, at: path() + ".text").map { .text($0) } }
+        if let file = fields["file"] { reply.content = string(file, at: path() + ".file").map { .file($0) } }
+        reply.group = fields["group"].flatMap { string($0, at: path() + ".group") }
+        if let broadcast = fields["broadcast"] {
+            if broadcast.stringValue != nil {
+                reply.broadcast = string(broadcast, at: path() + ".broadcast").map { .init(text: $0) }
+            } else if let parts = members(broadcast, at: path() + ".broadcast", allowed: ["text", "content", "file", "group"],
+                                          what: "a string or {\"text\": …, \"group\": …}") {
+                let group = parts["group"].flatMap { string($0, at: path() + ".broadcast.group") }
+                let bodies = ["text", "content", "file"].filter { parts[$0] != nil }
+                if bodies.count != 1 {
+                    report(path() + ".broadcast", "expected exactly one of \"text\" or \"file\"", at: broadcast.offset)
+                } else if let text = string(parts[bodies[0]]!, at: path() + ".broadcast." + bodies[0]) {
+                    reply.broadcast = .init(content: bodies[0] == "file" ? .file(text) : .text(text), group: group)
+                }
+            }
+        }
+        if reply.content == nil && reply.group == nil && reply.broadcast == nil {
+            report(path(), "expected \"text\", \"file\", \"group\" or \"broadcast\"", at: node.offset)
+        }
+        return reply
     }
 }

@@ -35,6 +35,8 @@ public struct StubDefinition: Sendable {
     /// Where inside the session this definition was written (`.resource.get[1]`), for problems
     /// found in the sessions a resource expands into.
     var sourcePath = ""
+    /// moco's `on.complete`: an HTTP call fired once this session has answered.
+    public var onComplete: EventDefinition? = nil
 
     public init(
         request: RequestPattern?,
@@ -91,6 +93,15 @@ public struct StubDefinition: Sendable {
 
     /// Answers only when no other session matches (no request, not a mount or resource).
     public var isCatchAll: Bool { request == nil && mount == nil && resource == nil }
+
+    /// moco's `{"websocket": …}` session: a `GET` on `endpoint.uri` upgraded to a websocket.
+    public static func websocket(_ endpoint: WebSocketEndpoint, description: String? = nil) -> StubDefinition {
+        var response = ResponseDefinition()
+        response.websocket = endpoint
+        return StubDefinition(
+            request: RequestPattern(method: .equal("GET"), uri: .equal(endpoint.uri)),
+            response: response, redirectTo: nil, description: description, scope: StubScope(), reference: nil)
+    }
 }
 
 /// What a settings entry (`{"include": …, "context": …, "file_root": …, "request": …,

@@ -24,6 +24,11 @@ public struct HTTPServerLimits: Sendable, Equatable {
     public var stopTimeout: Duration = .seconds(2)
     /// Unsent response bytes at which the server stops reading more requests on a connection.
     public var outputHighWaterMark = 1024 * 1024
+    /// How long a deferred reply may stay unfulfilled (then `504` and its promise is cancelled),
+    /// and how long a streamed body's producer may stay silent (then the connection closes).
+    public var replyTimeout: Duration = .seconds(120)
+    /// How long an upgraded connection (websocket) may go without a byte either way.
+    public var upgradedIdleTimeout: Duration = .seconds(600)
 
     public init() {}
 }

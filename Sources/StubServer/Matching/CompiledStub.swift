@@ -101,7 +101,9 @@ struct UnmanagedList<Object: AnyObject>: @unchecked Sendable {
 /// Compiles `StubDefinition`s: request patterns into conditions (applying the settings
 /// `context` and `request`), responses into plans.
 enum StubCompiler {
-    static func compile(_ definition: StubDefinition, reference: StubReference, problems: inout [StubCompileProblem]) -> CompiledStub? {
+    static func compile(
+        _ definition: StubDefinition, reference: StubReference, runtime: StubRuntime = StubRuntime(), problems: inout [StubCompileProblem]
+    ) -> CompiledStub? {
         let before = problems.count
         var conditions: [RequestCondition] = []
         let scope = definition.scope
@@ -170,10 +172,12 @@ enum StubCompiler {
         if !hasResponse && definition.redirectTo == nil {
             problems.append(StubCompileProblem(path: "", message: "a session needs a response (or a request with redirectTo)"))
         }
+        let live = UpstreamCompiler.compile(definition, reference: reference, runtime: runtime, problems: &problems)
         guard problems.count == before else { return nil }
         return CompiledStub(
             reference: reference, summary: definition.description, conditions: conditions,
-            isCatchAll: !hasRequest && mountPoint == nil && definition.resource == nil, pathPattern: pathPattern, plan: ResponsePlan(steps: steps, owner: reference))
+            isCatchAll: !hasRequest && mountPoint == nil && definition.resource == nil, pathPattern: pathPattern,
+            plan: ResponsePlan(steps: steps, owner: reference, source: live.source, event: live.event))
     }
 
     /// A mount's prefix (with the context) and directory: relative names try the working

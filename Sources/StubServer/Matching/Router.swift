@@ -47,6 +47,8 @@ public final class Router: Sendable {
     private let stubReferences: UnmanagedList<CompiledStub>
     private let catchAlls: [CompiledStub]
     private let index: RouteIndex
+    /// Recordings, saved-exchange files and the upstream client the stubs share.
+    let runtime: StubRuntime
 
     /// Compiles the stubs. Swift-built stubs without a `reference` are named `stubs#i`.
     /// Throws a `ConfigError` listing every bad regex, template, cookie or file.
@@ -59,6 +61,7 @@ public final class Router: Sendable {
     init(stubs definitions: [StubDefinition], adjustingRouteKeys adjust: ((RouteKey) -> RouteKey)?) throws {
         var compiled: [CompiledStub] = []
         var diagnostics: [ConfigDiagnostic] = []
+        let runtime = StubRuntime()
         compiled.reserveCapacity(definitions.count)
         // One thread on purpose: compiling is allocation-bound, and splitting it across cores
         // measured slower (allocator arenas, shared reference counts), not faster.
@@ -70,18 +73,20 @@ public final class Router: Sendable {
                 var expansionProblems: [StubCompileProblem] = []
                 for session in ResourceExpansion.sessions(for: definitions[position], problems: &expansionProblems) {
                     var sessionProblems: [StubCompileProblem] = []
-                    if let stub = StubCompiler.compile(session, reference: reference, problems: &sessionProblems) { compiled.append(stub) }
+                    if let stub = StubCompiler.compile(session, reference: reference, runtime: runtime, problems: &sessionProblems) { compiled.append(stub) }
                     problems += sessionProblems.map { StubCompileProblem(path: session.sourcePath + $0.path, message: $0.message) }
                 }
                 problems += expansionProblems
-            } else if let stub = StubCompiler.compile(definitions[position], reference: reference, problems: &problems) {
+            } else if let stub = StubCompiler.compile(definitions[position], reference: reference, runtime: runtime, problems: &problems) {
                 compiled.append(stub)
             }
             for problem in problems {
                 diagnostics.append(ConfigDiagnostic(file: reference.file, path: "[\(reference.index)]" + problem.path, message: problem.message))
             }
         }
+        diagnostics += Self.webSocketEndpointProblems(definitions)
         guard diagnostics.isEmpty else { throw ConfigError(diagnostics) }
+        self.runtime = runtime
         stubs = compiled.filter { !$0.isCatchAll }
         catchAlls = compiled.filter(\.isCatchAll)
         stubReferences = UnmanagedList(stubs)
@@ -89,6 +94,23 @@ public final class Router: Sendable {
     }
 
     deinit { stubReferences.free() }
+
+    /// moco serves one websocket endpoint per server: every one after the first is an error.
+    private static func webSocketEndpointProblems(_ definitions: [StubDefinition]) -> [ConfigDiagnostic] {
+        var first: StubReference?
+        var problems: [ConfigDiagnostic] = []
+        for position in definitions.indices where definitions[position].response.map({ $0.websocket != nil }) ?? false {
+            let reference = definitions[position].reference ?? StubReference(file: "stubs", index: position)
+            if let first {
+                problems.append(ConfigDiagnostic(
+                    file: reference.file, path: "[\(reference.index)].websocket",
+                    message: "a server has one websocket endpoint and \(first) already declares it"))
+            } else {
+                first = reference
+            }
+        }
+        return problems
+    }
 
     /// Number of sessions, catch-alls included.
     public var stubCount: Int { stubs.count + catchAlls.count }

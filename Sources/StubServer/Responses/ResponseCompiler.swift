@@ -95,6 +95,7 @@ enum ResponseCompiler {
         if let cors = response.cors {
             steps.append(.cors(cors))
         }
+        steps += liveSteps(for: response, path: path, scope: scope, problems: &problems)
         return steps
     }
 

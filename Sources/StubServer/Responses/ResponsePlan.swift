@@ -9,11 +9,17 @@ final class ResponsePlan: Sendable {
     private let steps: [ResponseStep]
     /// The stub, named `file#index` in error bodies.
     let owner: StubReference
+    /// A proxy or a recording the response starts from (see `LiveReplies`).
+    let source: ReplySource?
+    /// `on.complete`, fired once the response is ready.
+    let event: EventPlan?
 
-    init(steps: [ResponseStep], owner: StubReference) {
+    init(steps: [ResponseStep], owner: StubReference, source: ReplySource? = nil, event: EventPlan? = nil) {
         self.steps = steps
         self.owner = owner
-        if steps.allSatisfy(\.isStatic) {
+        self.source = source
+        self.event = event
+        if source == nil && event == nil && steps.allSatisfy(\.isStatic) {
             var draft = ResponseDraft()
             var failure: ResponseFailure?
             for step in steps {
@@ -38,14 +44,34 @@ final class ResponsePlan: Sendable {
 
     func reply(_ input: @autoclosure () -> TemplateContext) -> HTTPReply {
         if let prepared { return HTTPReply(.prepared(prepared), delay: preparedDelay) }
-        let context = input()
-        var draft = ResponseDraft()
+        if source != nil || event != nil { return LiveReplies.reply(plan: self, context: input()) }
+        return build(input(), seed: nil)
+    }
+
+    /// Applies the steps to `seed` (or an empty response). A proxied response keeps the
+    /// upstream's status (moco applies `status` before `proxy`).
+    func build(_ context: TemplateContext, seed: ResponseDraft?, upstreamSetsStatus: Bool = false) -> HTTPReply {
+        var draft = seed ?? ResponseDraft()
         do throws(ResponseFailure) {
-            for step in steps { try step.apply(to: &draft, input: context) }
+            for step in steps {
+                if upstreamSetsStatus, case .status = step { continue }
+                try step.apply(to: &draft, input: context)
+            }
+            if let live = draft.live { return try live.reply(draft, input: context) }
         } catch {
-            return Self.failureReply("stubserver: \(owner) could not build its response: \(error.message)\n")
+            return failure("could not build its response: \(error.message)")
         }
         return HTTPReply(.response(draft.response), delay: draft.delay)
+    }
+
+    /// A plain-text error reply naming this stub.
+    func failure(_ message: String, status: Int = 400) -> HTTPReply {
+        var reply = Self.failureReply("stubserver: \(owner) \(message)\n")
+        if case .response(var response) = reply.payload {
+            response.status = status
+            reply.payload = .response(response)
+        }
+        return reply
     }
 
     static func failureReply(_ message: String) -> HTTPReply {
@@ -69,6 +95,8 @@ struct ResponseDraft {
     /// The current `Content-Type` was added by a body, not written by the user.
     var contentTypeIsDefault = false
     var delay: Duration = .zero
+    /// Streamed, fault or websocket: the draft becomes that kind of reply.
+    var live: LivePlan?
 
     mutating func setBody(_ bytes: [UInt8], contentType: String) {
         body = bytes
@@ -208,6 +236,7 @@ enum ResponseStep: Sendable {
     case sequence(SequenceCounter, [[ResponseStep]])
     /// `cors`: depends on the request's `Origin` and method.
     case cors(CORSPolicy)
+    case live(LivePlan)
 
     var isStatic: Bool {
         switch self {
@@ -216,7 +245,7 @@ enum ResponseStep: Sendable {
         case .header(_, let value), .version(let value): value.isStatic
         case .cookie(let cookie, let value): value.isStatic && cookie.maxAge == nil
         case .attachment(_, let body): body.isStatic
-        case .sequence, .cors: false
+        case .sequence, .cors, .live: false
         }
     }
 
@@ -255,6 +284,8 @@ enum ResponseStep: Sendable {
         case .cors(let policy):
             guard let input else { return }
             CORSHeaders.apply(policy, method: input.view.method, headers: input.view.request.headers, to: &draft.headers)
+        case .live(let plan):
+            draft.live = plan
         }
     }
 }

@@ -1,0 +1,131 @@
+import Foundation
+
+/// A request as failover, playback and tape files keep it: readable JSON, bodies as text
+/// (or base64 when they are not UTF-8).
+struct SavedRequest: Codable, Sendable, Equatable {
+    var method: String
+    /// The path as sent (still percent-encoded), without the query.
+    var uri: String
+    var version: String?
+    var queries: [String: [String]]?
+    var headers: [String: [String]]?
+    var content: String?
+    var contentBase64: String?
+
+    /// Fields that describe the connection or change per client run, never saved or compared.
+    static let unsavedHeaders = ["Host", "Content-Length", "Date", "Connection", "Keep-Alive", "Proxy-Connection", "TE", "Transfer-Encoding", "Upgrade"]
+
+    init(_ request: HTTPRequest) {
+        method = request.method.uppercased()
+        uri = String(request.rawPath)
+        version = request.version.description
+        let pairs = request.rawQuery.map(PercentDecoding.decodePairs) ?? []
+        if !pairs.isEmpty {
+            var grouped: [String: [String]] = [:]
+            for (name, value) in pairs { grouped[name, default: []].append(value) }
+            queries = grouped
+        }
+        var grouped: [String: [String]] = [:]
+        for field in request.headers where !Self.unsavedHeaders.contains(where: { HTTPHeaders.sameName($0, field.name) }) {
+            grouped[field.name, default: []].append(field.value)
+        }
+        headers = grouped.isEmpty ? nil : grouped
+        (content, contentBase64) = SavedBody.encode(request.body)
+    }
+
+    var body: [UInt8] { SavedBody.decode(content, contentBase64) }
+
+    /// The request rebuilt, for templates that read a recorded request.
+    var request: HTTPRequest {
+        var target = uri
+        if let queries, !queries.isEmpty {
+            let query = queries.keys.sorted().flatMap { name in queries[name]!.map { "\(Self.encode(name))=\(Self.encode($0))" } }
+            target += "?" + query.joined(separator: "&")
+        }
+        var fields = HTTPHeaders()
+        for name in (headers ?? [:]).keys.sorted() { for value in headers![name]! { fields.add(name: name, value: value) } }
+        return HTTPRequest(
+            method: method, target: target, version: version.flatMap { HTTPVersion($0) } ?? .http1_1, headers: fields, body: body)
+    }
+
+    private static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+"))) ?? text
+    }
+
+    /// moco's rule: method, uri, version, content and queries equal; every header saved is
+    /// present with the same value (names compared case-insensitively).
+    func matches(_ other: SavedRequest) -> Bool {
+        guard method == other.method, uri == other.uri, (version ?? "HTTP/1.1") == (other.version ?? "HTTP/1.1"),
+              body == other.body, (queries ?? [:]) == (other.queries ?? [:]) else { return false }
+        let incoming = other.headers ?? [:]
+        for (name, values) in headers ?? [:] {
+            guard let match = incoming.first(where: { HTTPHeaders.sameName($0.key, name) }), match.value == values else { return false }
+        }
+        return true
+    }
+}
+
+/// A response as failover and playback files keep it.
+struct SavedResponse: Codable, Sendable {
+    var status: Int
+    var headers: [String: [String]]?
+    var content: String?
+    var contentBase64: String?
+
+    init(_ response: UpstreamResponse) {
+        status = response.status
+        var grouped: [String: [String]] = [:]
+        for field in response.headers { grouped[field.name, default: []].append(field.value) }
+        headers = grouped.isEmpty ? nil : grouped
+        (content, contentBase64) = SavedBody.encode(response.body)
+    }
+
+    var upstreamResponse: UpstreamResponse {
+        var fields = HTTPHeaders()
+        for name in (headers ?? [:]).keys.sorted() { for value in headers![name]! { fields.add(name: name, value: value) } }
+        return UpstreamResponse(status: status, headers: fields, body: SavedBody.decode(content, contentBase64))
+    }
+}
+
+enum SavedBody {
+    static func encode(_ bytes: [UInt8]) -> (String?, String?) {
+        if bytes.isEmpty { return (nil, nil) }
+        if let text = String(validating: bytes, as: UTF8.self) { return (text, nil) }
+        return (nil, Data(bytes).base64EncodedString())
+    }
+
+    static func decode(_ text: String?, _ base64: String?) -> [UInt8] {
+        if let text { return Array(text.utf8) }
+        if let base64, let data = Data(base64Encoded: base64) { return [UInt8](data) }
+        return []
+    }
+}
+
+/// Writes a file so a reader (or a crash) only ever sees the old or the new content: a temporary
+/// file in the same directory, flushed, then renamed over the target.
+enum AtomicFileWriter {
+    static func write(_ data: Data, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+        }
+        if let handle = FileHandle(forWritingAtPath: temporary.path) {
+            try? handle.synchronize()
+            try? handle.close()
+        }
+        guard rename(temporary.path, path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: String(cString: strerror(code))])
+        }
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}

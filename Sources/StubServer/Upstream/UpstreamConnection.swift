@@ -1,0 +1,274 @@
+#if canImport(Glibc)
+import Glibc
+import CSystemShims
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One TCP connection to an upstream, driven by the client's event loop: connect (with a
+/// timeout), write a request, read its response (with a read timeout), then return to the pool
+/// or close. Loop-confined.
+final class UpstreamConnection: PollHandler {
+    private enum State { case connecting, writing, reading, idle, closed }
+
+    private unowned let pool: UpstreamPool
+    private var fd: Int32 = -1
+    private var state = State.closed
+    private var exchange: UpstreamExchange?
+    private var parser: UpstreamResponseParser?
+    private var output: [UInt8] = []
+    private var written = 0
+    private var wantsWrite = false
+    /// Whether this connection already carried a response (a failure before the next one's
+    /// first byte is then most likely the upstream closing an idle connection).
+    private var reused = false
+    private var timer: UInt64?
+    private var lastActivity: UInt64 = 0
+    private var released = false
+    private var loop: EventLoop { pool.client.loop }
+    private var configuration: UpstreamClient.Configuration { pool.client.configuration }
+
+    init(pool: UpstreamPool) { self.pool = pool }
+
+    func connect(then exchange: UpstreamExchange) {
+        var address = pool.address
+        #if canImport(Glibc)
+        fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        #else
+        fd = socket(address.family, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else {
+            let code = errno
+            fail(exchange, .unreachable("socket: \(String(cString: strerror(code)))"))
+            return
+        }
+        SystemCalls.setNonBlocking(fd)
+        SystemCalls.prepareAccepted(fd)
+        self.exchange = exchange
+        exchange.connection = self
+        let result = withUnsafePointer(to: &address.storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connectSocket(fd, $0, address.length) }
+        }
+        let code = errno
+        if result != 0 && code != EINPROGRESS && code != EINTR {
+            fail(exchange, .unreachable("\(pool.endpoint): \(String(cString: strerror(code)))"))
+            return
+        }
+        state = .connecting
+        loop.register(fd, handler: self, reading: true, writing: true)
+        wantsWrite = true
+        let limit = configuration.connectTimeout
+        timer = loop.schedule(after: limit) { [weak self] in
+            guard let self, self.state == .connecting, let exchange = self.exchange else { return }
+            self.timer = nil
+            self.fail(exchange, .connectTimeout(limit))
+        }
+    }
+
+    /// Starts `exchange` on this (connected) connection.
+    func begin(_ exchange: UpstreamExchange) {
+        cancelTimer()
+        self.exchange = exchange
+        exchange.connection = self
+        output = exchange.serialized
+        written = 0
+        parser = UpstreamResponseParser(requestMethod: exchange.request.method, maxBodyBytes: configuration.maxResponseBytes)
+        state = .writing
+        armReadTimer()
+        flush()
+    }
+
+    func becomeIdle() {
+        state = .idle
+        exchange = nil
+        parser = nil
+        setWriting(false)
+        let limit = configuration.idleTimeout
+        timer = loop.schedule(after: limit) { [weak self] in
+            guard let self, self.state == .idle else { return }
+            self.timer = nil
+            self.close()
+        }
+    }
+
+    /// The exchange was cancelled mid-flight: the connection cannot be reused.
+    func abandon() {
+        exchange = nil
+        close()
+    }
+
+    func handle(_ event: PollEvent) {
+        switch state {
+        case .connecting:
+            var code: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
+            guard let exchange else { return close() }
+            if code != 0 {
+                fail(exchange, .unreachable("\(pool.endpoint): \(String(cString: strerror(code)))"))
+                return
+            }
+            begin(exchange)
+        case .writing:
+            if event.writable || event.hangup { flush() }
+            if state == .reading && (event.readable || event.hangup) { read() }
+        case .reading:
+            read()
+        case .idle:
+            // An idle keep-alive connection that becomes readable was closed (or spoke out of
+            // turn): either way it is no longer usable.
+            close()
+        case .closed:
+            break
+        }
+    }
+
+    private func flush() {
+        while written < output.count {
+            let result = output.withUnsafeBytes { raw in
+                SystemCalls.send(fd, raw.baseAddress! + written, count: output.count - written)
+            }
+            switch result {
+            case .bytes(let count):
+                written += count
+            case .wouldBlock:
+                setWriting(true)
+                return
+            case .endOfFile, .failed:
+                connectionLost("the connection closed while sending the request")
+                return
+            }
+        }
+        output = []
+        setWriting(false)
+        state = .reading
+    }
+
+    private func read() {
+        // One read buffer per client loop, reused by every connection (reads never overlap).
+        let scratch = pool.client.readBuffer
+        while state == .reading || state == .writing {
+            switch SystemCalls.read(fd, into: scratch.baseAddress!, count: scratch.count) {
+            case .bytes(let count):
+                lastActivity = SystemCalls.monotonicNanos()
+                do throws(UpstreamResponseParser.Failure) {
+                    if case .complete(let reusable) = try parser!.feed(UnsafeRawBufferPointer(rebasing: scratch[..<count])) {
+                        complete(reusable: reusable)
+                        return
+                    }
+                } catch {
+                    guard let exchange else { return close() }
+                    fail(exchange, .malformedResponse(error.reason))
+                    return
+                }
+            case .wouldBlock:
+                return
+            case .endOfFile:
+                do throws(UpstreamResponseParser.Failure) {
+                    if case .complete = try parser!.finish() {
+                        complete(reusable: false)
+                        return
+                    }
+                } catch {
+                    connectionLost(error.reason)
+                    return
+                }
+            case .failed(let code):
+                connectionLost(String(cString: strerror(code)))
+                return
+            }
+        }
+    }
+
+    private func complete(reusable: Bool) {
+        guard let exchange, let parser else { return close() }
+        let response = parser.response
+        self.exchange = nil
+        self.parser = nil
+        cancelTimer()
+        reused = true
+        if reusable {
+            pool.release(self)
+        } else {
+            close()
+        }
+        exchange.finish(.success(response))
+    }
+
+    private func connectionLost(_ reason: String) {
+        guard let exchange else { return close() }
+        let started = parser?.hasStarted ?? false
+        if reused && !started && !exchange.retried {
+            // The upstream closed a keep-alive connection as we reused it: try a fresh one once.
+            self.exchange = nil
+            close()
+            exchange.retried = true
+            exchange.connection = nil
+            pool.enqueue(exchange, first: true)
+            return
+        }
+        fail(exchange, .unreachable("\(pool.endpoint): \(reason)"))
+    }
+
+    private func fail(_ exchange: UpstreamExchange, _ error: UpstreamError) {
+        self.exchange = nil
+        close()
+        exchange.finish(.failure(error))
+    }
+
+    private func armReadTimer() {
+        lastActivity = SystemCalls.monotonicNanos()
+        timer = loop.schedule(after: readTimeout) { [weak self] in self?.readTimerFired() }
+    }
+
+    private func readTimerFired() {
+        timer = nil
+        guard state == .reading || state == .writing, let exchange else { return }
+        let limit = readTimeout
+        let deadline = lastActivity &+ limit.nanoseconds
+        if SystemCalls.monotonicNanos() >= deadline {
+            fail(exchange, .readTimeout(limit))
+        } else {
+            timer = loop.schedule(at: deadline) { [weak self] in self?.readTimerFired() }
+        }
+    }
+
+    /// The call's own read timeout, else the client's.
+    private var readTimeout: Duration { exchange?.request.readTimeout ?? configuration.readTimeout }
+
+    private func cancelTimer() {
+        if let timer { loop.cancelTimer(timer) }
+        timer = nil
+    }
+
+    private func setWriting(_ writing: Bool) {
+        guard fd >= 0, writing != wantsWrite else { return }
+        loop.setInterest(fd, reading: true, writing: writing, wasReading: true, wasWriting: wantsWrite)
+        wantsWrite = writing
+    }
+
+    private func close() {
+        cancelTimer()
+        if fd >= 0 {
+            loop.deregister(fd)
+            SystemCalls.close(fd)
+            fd = -1
+        }
+        state = .closed
+        parser = nil
+        // The pool counted this connection when it was created; uncount it exactly once.
+        if !released {
+            released = true
+            pool.closed(self)
+        }
+    }
+}
+
+/// `connect(2)`, named apart from `UpstreamConnection.connect`.
+private func connectSocket(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.connect(fd, address, length)
+    #else
+    Darwin.connect(fd, address, length)
+    #endif
+}
