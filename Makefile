@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test check-app-targets stub bench bench-router bench-specs bench-snapshots width-table
+.PHONY: help build test check-app-targets stub bench bench-router bench-live bench-specs bench-snapshots width-table
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -29,6 +29,10 @@ bench: ## release build; stubserver vs nginx (1 worker) under wrk: req/s, p50, p
 bench-router: ## release build; Router.route cost per request, 10 vs 10,000 stubs (ratio in the same run)
 	$(SWIFT) build -c release --product RouterBench
 	.build/release/RouterBench
+
+bench-live: ## release build; websocket echo round trip vs HTTP keep-alive GET (p50, p99, ratio)
+	$(SWIFT) build -c release --product LiveBench
+	.build/release/LiveBench
 
 bench-specs: ## SpecKit overhead: 10,000 scenarios x 3 steps vs 10,000 plain XCTest entries
 	$(SWIFT) build --build-tests

@@ -23,6 +23,8 @@ let package = Package(
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer"]),
         // `make bench-router`: per-request routing cost, 10 vs 10,000 stubs.
         .executableTarget(name: "RouterBench", dependencies: ["StubServer"], path: "bench/RouterBench"),
+        // `make bench-live`: websocket echo round trip versus an HTTP keep-alive request.
+        .executableTarget(name: "LiveBench", dependencies: ["StubServer"], path: "bench/LiveBench"),
         // App code may link SpecKitAppSupport and TextScreen; they never import XCTest
         // (`make check-app-targets`). SpecKit and TextSnapshot re-export them for tests.
         .target(name: "SpecKitAppSupport"),
