@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test test-examples check-doc-snippets check-app-targets stub bench bench-router bench-proxy bench-specs bench-snapshots width-table
+.PHONY: help build test test-examples check-doc-snippets check-app-targets stub bench bench-router bench-proxy bench-live bench-specs bench-snapshots width-table
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -39,6 +39,10 @@ bench-router: ## release build; Router.route cost per request, 10 vs 10,000 stub
 
 bench-proxy: ## release build; proxied vs direct req/s and p50 under wrk, then the upstream client vs URLSession
 	bash bench/proxy-bench.sh
+
+bench-live: ## release build; websocket echo round trip vs HTTP keep-alive GET (p50, p99, ratio)
+	$(SWIFT) build -c release --product LiveBench
+	.build/release/LiveBench
 
 bench-specs: ## SpecKit overhead: 10,000 scenarios x 3 steps vs 10,000 plain XCTest entries
 	$(SWIFT) build --build-tests

@@ -25,6 +25,8 @@ let package = Package(
         .executableTarget(name: "RouterBench", dependencies: ["StubServer"], path: "bench/RouterBench"),
         // `make bench-proxy`: the upstream client against URLSession on the same upstream.
         .executableTarget(name: "UpstreamClientBench", dependencies: ["StubServer"], path: "bench/UpstreamClientBench"),
+        // `make bench-live`: websocket echo round trip versus an HTTP keep-alive request.
+        .executableTarget(name: "LiveBench", dependencies: ["StubServer"], path: "bench/LiveBench"),
         // App code may link SpecKitAppSupport and TextScreen; they never import XCTest
         // (`make check-app-targets`). SpecKit and TextSnapshot re-export them for tests.
         .target(name: "SpecKitAppSupport"),
