@@ -639,8 +639,10 @@ struct StubDecoder {
     /// Milliseconds (`500`, `"500"`) or `{"duration": 1, "unit": "second"}`.
     private mutating func duration(_ node: JSONNode, at path: @autoclosure () -> String) -> Duration? {
         func milliseconds(_ text: String) -> Duration? {
-            guard let value = Double(text), value.isFinite else { return nil }
-            return .nanoseconds(Int64((value * 1_000_000).rounded()))
+            // Checked: `Int64(1e308 * 1e6)` traps, and a reload must never end the process.
+            guard let value = Double(text), value.isFinite,
+                  let nanoseconds = Int64(exactly: (value * 1_000_000).rounded()) else { return nil }
+            return .nanoseconds(nanoseconds)
         }
         switch node.kind {
         case .number(let number):
@@ -675,7 +677,14 @@ struct StubDecoder {
                 report(path() + ".unit", "unknown unit \(quoted(unitText))\(Suggestion.didYouMean(key, among: names)); units: \(names.joined(separator: ", "))", at: unitNode.offset)
                 return nil
             }
-            return unit * amount
+            // `Duration * Double` traps past Int64 seconds; count nanoseconds, checked.
+            let (unitSeconds, unitAttoseconds) = unit.components
+            let unitNanoseconds = Double(unitSeconds) * 1e9 + Double(unitAttoseconds / 1_000_000_000)
+            guard let nanoseconds = Int64(exactly: (unitNanoseconds * amount).rounded()) else {
+                report(path() + ".duration", "\(DecimalPattern.mocoDefault.format(amount)) \(unitText) is too long", at: amountNode.offset)
+                return nil
+            }
+            return .nanoseconds(nanoseconds)
         default:
             expected("a number of milliseconds or {\"duration\": …, \"unit\": …}", at: path(), got: node)
             return nil

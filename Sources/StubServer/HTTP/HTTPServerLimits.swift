@@ -29,10 +29,13 @@ public struct HTTPServerLimits: Sendable, Equatable {
 }
 
 extension Duration {
-    /// Whole nanoseconds, clamped at zero.
+    /// Whole nanoseconds, clamped to 0...2^62 (about 146 years), so a deadline `now + this`
+    /// never wraps however long a configured latency or timeout is.
     var nanoseconds: UInt64 {
         let parts = components
         guard parts.seconds >= 0, parts.attoseconds >= 0 else { return 0 }
-        return UInt64(parts.seconds) &* 1_000_000_000 &+ UInt64(parts.attoseconds / 1_000_000_000)
+        let ceiling: UInt64 = 1 << 62
+        guard parts.seconds < Int64(ceiling / 1_000_000_000) else { return ceiling }
+        return UInt64(parts.seconds) * 1_000_000_000 + UInt64(parts.attoseconds / 1_000_000_000)
     }
 }

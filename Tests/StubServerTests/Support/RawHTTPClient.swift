@@ -199,3 +199,10 @@ final class RawHTTPClient {
         return try client.readResponse(forHEAD: forHEAD)
     }
 }
+
+extension RawHTTPClient {
+    /// `GET target` on a fresh connection that closes afterwards.
+    static func get(port: Int, _ target: String) throws -> RawHTTPResponse {
+        try exchange(port: port, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    }
+}
