@@ -79,8 +79,8 @@ final class HTTPLimitsTests: XCTestCase {
         try assertRefused("POST / HTTP/1.1\r\nContent-Length: 70000\r\n\r\n", status: 413)
         try assertRefused("POST / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n", status: 413)
         let chunk = String(repeating: "z", count: 40000)
-        try assertRefused("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n9c40\r\n\(chunk)\r\n9c40\r\n\(chunk)\r\n0\r\n\r\n", status: 413)
-        try assertRefused("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffffff\r\n", status: 413)
+        try assertRefused("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n9c40\r\n\(chunk)\r\n9c40\r\n\(chunk)\r\n0\r\n\r\n", status: 413)
+        try assertRefused("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffffff\r\n", status: 413)
     }
 
     func testOversizedBodyIsRefusedBeforeItIsSent() throws {

@@ -272,7 +272,7 @@ final class HTTPConnection: PollHandler {
         output.append("Content-Type: text/plain; charset=utf-8\r\nContent-Length: ")
         output.append(decimal: body.utf8.count)
         output.append("\r\nConnection: close\r\n\r\n")
-        output.append(body)
+        if method != "HEAD" { output.append(body) } // a HEAD answer never has a body, errors included
         closeWhenFlushed = true
         lingerOnClose = true
         phase = .responding
