@@ -79,6 +79,8 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     public let configuration: Configuration
+    /// What this server's buffers and anything attached (the journal) may hold together.
+    public let memory: MemoryBudget
     private let responder: any HTTPResponder
     private let onRejection: (@Sendable (HTTPRejection) -> Void)?
 
@@ -92,6 +94,7 @@ public final class HTTPServer: @unchecked Sendable {
         onRejection: (@Sendable (HTTPRejection) -> Void)? = nil
     ) {
         self.configuration = configuration
+        self.memory = MemoryBudget(limit: configuration.limits.maxMemoryBytes)
         self.responder = responder
         self.onRejection = onRejection
     }
@@ -154,7 +157,7 @@ public final class HTTPServer: @unchecked Sendable {
         let count = configuration.eventLoopCount > 0
             ? configuration.eventLoopCount
             : max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let context = ServerContext(limits: configuration.limits, responder: responder, onRejection: onRejection)
+        let context = ServerContext(limits: configuration.limits, memory: memory, responder: responder, onRejection: onRejection)
         var created: [LoopWorker] = []
         do {
             for index in 0..<count {
@@ -204,6 +207,7 @@ public final class HTTPServer: @unchecked Sendable {
 /// What every loop of one server shares: configuration, responder and the connection count.
 final class ServerContext: @unchecked Sendable {
     let limits: HTTPServerLimits
+    let memory: MemoryBudget
     let responder: any HTTPResponder
     let onRejection: (@Sendable (HTTPRejection) -> Void)?
     let headerTimeout: UInt64
@@ -212,8 +216,9 @@ final class ServerContext: @unchecked Sendable {
     private let lock = NSLock()
     private var openConnections = 0
 
-    init(limits: HTTPServerLimits, responder: any HTTPResponder, onRejection: (@Sendable (HTTPRejection) -> Void)?) {
+    init(limits: HTTPServerLimits, memory: MemoryBudget, responder: any HTTPResponder, onRejection: (@Sendable (HTTPRejection) -> Void)?) {
         self.limits = limits
+        self.memory = memory
         self.responder = responder
         self.onRejection = onRejection
         headerTimeout = max(limits.headerReadTimeout.nanoseconds, 1_000_000)

@@ -24,6 +24,10 @@ public struct HTTPServerLimits: Sendable, Equatable {
     public var stopTimeout: Duration = .seconds(2)
     /// Unsent response bytes at which the server stops reading more requests on a connection.
     public var outputHighWaterMark = 1024 * 1024
+    /// The server's memory budget: buffered request bodies, buffered response bytes and the
+    /// journal together. Past it, new bodies or responses of 64 KiB or more get 503 (after the
+    /// journal dropped its oldest bodies). `stubserver start --max-memory`.
+    public var maxMemoryBytes = 256 * 1024 * 1024
 
     public init() {}
 }
