@@ -17,6 +17,7 @@ enum StartCommand {
         .init(names: ["-s", "--shutdown-port"], key: "shutdown", takesValue: true),
         .init(names: ["--host"], key: "host", takesValue: true),
         .init(names: ["-q", "--quiet"], key: "quiet", takesValue: false),
+        .init(names: ["--max-memory"], key: "max-memory", takesValue: true),
     ]
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -30,6 +31,7 @@ enum StartCommand {
         let shutdownPort = try parsed.port("shutdown", option: "-s", command: name) ?? 0
         let host = parsed["host"] ?? "127.0.0.1"
         let quiet = parsed.has("quiet")
+        let maxMemory = try parsed.byteSize("max-memory", option: "--max-memory", command: name)
 
         // The process is ours: a peer vanishing mid-write must never kill it. (The library
         // itself never touches signal dispositions; it uses MSG_NOSIGNAL / SO_NOSIGPIPE.)
@@ -38,6 +40,7 @@ enum StartCommand {
         prepareStopSignals()
 
         var serverOptions = StubServer.Options(host: host, port: port)
+        if let maxMemory { serverOptions.limits.maxMemoryBytes = maxMemory }
         if !quiet {
             serverOptions.logger = { entry in Console.out(entry.description) }
         }
@@ -77,16 +80,18 @@ enum StartCommand {
             }
         }
 
-        var signalSources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            let source = DispatchSource.makeSignalSource(signal: number, queue: DispatchQueue.global())
-            source.setEventHandler { stopOnce.run() }
-            source.resume()
-            signalSources.append(source)
+        // Signals are waited for on a thread of their own (never the global dispatch pool,
+        // which a flood of work can starve), so SIGTERM stops within the graceful-stop time.
+        let signalThread = Thread {
+            var mask = stopSignalMask()
+            var received: Int32 = 0
+            while sigwait(&mask, &received) != 0 {}
+            stopOnce.run()
         }
+        signalThread.name = "stubserver-signals"
+        signalThread.start()
         finished.wait()
         shutdown.stopListening()
-        withExtendedLifetime(signalSources) {}
         return 0
     }
 
@@ -96,23 +101,22 @@ enum StartCommand {
         return path.hasPrefix(directory) ? String(path.dropFirst(directory.count)) : path
     }
 
-    /// Routes SIGINT and SIGTERM to dispatch signal sources. On Linux those read a signalfd,
-    /// which only sees signals blocked in *every* thread, so they are blocked here, before the
-    /// event-loop threads exist and inherit the mask (an ignored signal would be dropped). On
-    /// Darwin, kqueue sees signals whose default action is disabled with SIG_IGN.
+    /// Blocks SIGINT and SIGTERM before any other thread exists, so every thread inherits the
+    /// mask and the signals stay pending until the signal thread's `sigwait` takes them (an
+    /// ignored signal would be dropped; an unblocked one would kill the process).
     private static func prepareStopSignals() {
-        #if canImport(Glibc)
         signal(SIGINT, SIG_DFL) // a shell may start background jobs with SIGINT ignored
         signal(SIGTERM, SIG_DFL)
+        var mask = stopSignalMask()
+        pthread_sigmask(SIG_BLOCK, &mask, nil)
+    }
+
+    private static func stopSignalMask() -> sigset_t {
         var mask = sigset_t()
         sigemptyset(&mask)
         sigaddset(&mask, SIGINT)
         sigaddset(&mask, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &mask, nil)
-        #else
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        #endif
+        return mask
     }
 
     /// Many idle keep-alive clients need descriptors; lift the soft limit to the hard one.
