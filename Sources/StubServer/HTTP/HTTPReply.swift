@@ -3,6 +3,11 @@
 /// ```swift
 /// HTTPReply(.response(HTTPResponse(status: 201)), delay: .milliseconds(300))
 /// ```
+///
+/// Besides a complete response there are three kinds of reply that keep the event loop free:
+/// `.deferred` (the answer comes later, from any thread), `.streamed` (headers now, body
+/// pieces over time) and `.upgraded` (the connection is handed to another protocol). `delay`
+/// is a timer in front of every kind; limits, timeouts and graceful stop apply to all of them.
 public struct HTTPReply: Sendable {
     public enum Payload: Sendable {
         /// Serialised on the way out.
@@ -11,6 +16,16 @@ public struct HTTPReply: Sendable {
         case prepared(PreparedResponse)
         /// Close the connection without answering (fault injection).
         case close
+        /// The reply arrives later: fulfil the promise from any thread. Pipelined requests
+        /// behind it wait, so replies still leave in request order. A client that disconnects
+        /// first cancels the promise (see `HTTPReplyPromise.onCancel`).
+        case deferred(HTTPReplyPromise)
+        /// A head now and the body in pieces over time, with back-pressure.
+        case streamed(HTTPStreamedResponse)
+        /// Hand the connection to another protocol (websocket) after a `101` head.
+        case upgraded(HTTPUpgrade)
+        /// Break the exchange on purpose (Rehearsal's fault injection).
+        case fault(HTTPFault)
     }
 
     public var payload: Payload
@@ -20,7 +35,9 @@ public struct HTTPReply: Sendable {
     /// connection dies first), with the status and the time since the request was complete
     /// (latency included). It runs before the client can have the response, so a journal
     /// written here already holds the exchange when the client's call returns. Status 0 means
-    /// the connection was closed without an answer.
+    /// the connection was closed without an answer. A deferred reply reports once, with the
+    /// status of the reply that fulfilled it; a streamed reply reports when its body ended (or
+    /// the connection died mid-stream), an upgraded one when the connection was handed over.
     public var onSent: (@Sendable (_ status: Int, _ elapsed: Duration) -> Void)?
 
     public init(
@@ -33,11 +50,14 @@ public struct HTTPReply: Sendable {
         self.onSent = onSent
     }
 
+    /// The status that will be sent; 0 when not known yet (deferred) or when none is (faults).
     public var status: Int {
         switch payload {
         case .response(let response): response.status
         case .prepared(let prepared): prepared.response.status
-        case .close: 0
+        case .close, .deferred, .fault: 0
+        case .streamed(let streamed): streamed.head.status
+        case .upgraded(let upgrade): upgrade.head.status
         }
     }
 }

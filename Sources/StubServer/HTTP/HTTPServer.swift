@@ -212,6 +212,8 @@ final class ServerContext: @unchecked Sendable {
     let onRejection: (@Sendable (HTTPRejection) -> Void)?
     let headerTimeout: UInt64
     let idleTimeout: UInt64
+    let replyTimeout: UInt64
+    let upgradedIdleTimeout: UInt64
 
     private let lock = NSLock()
     private var openConnections = 0
@@ -223,6 +225,8 @@ final class ServerContext: @unchecked Sendable {
         self.onRejection = onRejection
         headerTimeout = max(limits.headerReadTimeout.nanoseconds, 1_000_000)
         idleTimeout = max(limits.idleTimeout.nanoseconds, 1_000_000)
+        replyTimeout = max(limits.replyTimeout.nanoseconds, 1_000_000)
+        upgradedIdleTimeout = max(limits.upgradedIdleTimeout.nanoseconds, 1_000_000)
     }
 
     func tryOpen() -> Bool {

@@ -28,6 +28,11 @@ public struct HTTPServerLimits: Sendable, Equatable {
     /// journal together. Past it, new bodies or responses of 64 KiB or more get 503 (after the
     /// journal dropped its oldest bodies). `stubserver start --max-memory`.
     public var maxMemoryBytes = 256 * 1024 * 1024
+    /// How long a deferred reply may stay unfulfilled (then `504` and its promise is cancelled),
+    /// and how long a streamed body's producer may stay silent (then the connection closes).
+    public var replyTimeout: Duration = .seconds(120)
+    /// How long an upgraded connection (websocket) may go without a byte either way.
+    public var upgradedIdleTimeout: Duration = .seconds(600)
 
     public init() {}
 }

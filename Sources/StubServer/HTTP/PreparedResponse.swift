@@ -29,8 +29,9 @@ public struct PreparedResponse: Sendable {
 enum HTTPResponseSerializer {
     /// Appends ` STATUS REASON\r\n`, the user's header lines (minus framing fields the engine
     /// owns) and `Content-Length` when the status allows a body. Returns whether the response
-    /// itself asks to close the connection.
-    static func appendStatusAndHeaders(of response: HTTPResponse, _ append: (UnsafeRawBufferPointer) -> Void) -> Bool {
+    /// itself asks to close the connection. Streamed and upgraded replies pass
+    /// `contentLength: false` and add their own framing.
+    static func appendStatusAndHeaders(of response: HTTPResponse, contentLength: Bool = true, _ append: (UnsafeRawBufferPointer) -> Void) -> Bool {
         func text(_ string: String) {
             var string = string
             string.withUTF8 { append(UnsafeRawBufferPointer($0)) }
@@ -56,7 +57,7 @@ enum HTTPResponseSerializer {
             guard !field.name.isEmpty, field.name.utf8.allSatisfy(HTTPRequestParser.isTokenByte) else { continue }
             text("\(field.name): \(safe(field.value))\r\n")
         }
-        if !HTTPStatus.forbidsBody(status) {
+        if contentLength && !HTTPStatus.forbidsBody(status) {
             text("Content-Length: \(response.body.count)\r\n")
         }
         return closes

@@ -15,6 +15,8 @@ struct RawHTTPResponse {
     var body: [UInt8]
     /// The head exactly as received (status line through the empty line), to check CRLFs.
     var rawHead: [UInt8]
+    /// The pieces of a chunked body, as sent (empty for other bodies).
+    var chunks: [[UInt8]] = []
 
     func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
@@ -111,6 +113,26 @@ final class RawHTTPClient {
     /// Half-closes: no more bytes from us, the server may still answer.
     func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
+    /// What a read after the server closed reports: true for a reset (ECONNRESET), false for
+    /// an orderly end of stream, nil if the connection is still open after `timeout`.
+    func closeKind(timeout: TimeInterval = 15) -> Bool? {
+        setTimeout(timeout)
+        defer { setTimeout(15) }
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 { buffer.append(contentsOf: chunk[0..<count]); continue }
+            if count == 0 { return false }
+            if errno == EINTR { continue }
+            if errno == ECONNRESET { return true }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return nil }
+            return false
+        }
+    }
+
+    /// Bytes received and not consumed yet.
+    var unread: [UInt8] { buffer }
+
     /// Reads more bytes into the buffer; false at end of stream.
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -129,6 +151,62 @@ final class RawHTTPClient {
 
     /// Reads one response. `forHEAD` means the body is absent whatever Content-Length says.
     func readResponse(forHEAD: Bool = false) throws -> RawHTTPResponse {
+        var response = try readHead()
+        if forHEAD || (100..<200).contains(response.status) || response.status == 204 || response.status == 304 { return response }
+        if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
+            while let chunk = try readChunk() {
+                response.chunks.append(chunk)
+                response.body += chunk
+            }
+            return response
+        }
+        if let lengthText = response.header("Content-Length"), let length = Int(lengthText) {
+            response.body = try readBytes(length)
+        } else {
+            while try fill() {}
+            response.body = buffer
+            buffer = []
+        }
+        return response
+    }
+
+    /// Exactly `count` bytes (of a body, or of an upgraded protocol).
+    func readBytes(_ count: Int) throws -> [UInt8] {
+        while buffer.count < count {
+            if try !fill() { throw RawHTTPClientError.closedByPeer(received: buffer) }
+        }
+        defer { buffer.removeFirst(count) }
+        return Array(buffer[0..<count])
+    }
+
+    /// The next chunk of a chunked body; nil after the last (zero) chunk and its trailers.
+    func readChunk() throws -> [UInt8]? {
+        let line = try readLine()
+        guard let size = Int(line.split(separator: ";").first.map(String.init) ?? "", radix: 16) else {
+            throw RawHTTPClientError.malformed("chunk size line \(line.debugDescription)")
+        }
+        if size == 0 {
+            while try !readLine().isEmpty {}
+            return nil
+        }
+        let bytes = try readBytes(size)
+        guard try readLine().isEmpty else { throw RawHTTPClientError.malformed("no CRLF after a chunk") }
+        return bytes
+    }
+
+    /// One CRLF-terminated line, without the CRLF.
+    func readLine() throws -> String {
+        while true {
+            if let end = Self.find([13, 10], in: buffer) {
+                defer { buffer.removeFirst(end + 2) }
+                return String(decoding: buffer[0..<end], as: UTF8.self)
+            }
+            if try !fill() { throw RawHTTPClientError.closedByPeer(received: buffer) }
+        }
+    }
+
+    /// Reads a status line and headers only (the body stays unread).
+    func readHead() throws -> RawHTTPResponse {
         var headEnd: Int?
         while headEnd == nil {
             headEnd = Self.find([13, 10, 13, 10], in: buffer)
@@ -145,23 +223,10 @@ final class RawHTTPClient {
             headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
         buffer.removeFirst(headEnd! + 4)
-        var response = RawHTTPResponse(
+        return RawHTTPResponse(
             statusLine: statusLine, version: String(parts[0]), status: status, reason: String(parts[2]),
             headers: headers, body: [], rawHead: rawHead
         )
-        if forHEAD || (100..<200).contains(status) || status == 204 || status == 304 { return response }
-        if let lengthText = response.header("Content-Length"), let length = Int(lengthText) {
-            while buffer.count < length {
-                if try !fill() { throw RawHTTPClientError.closedByPeer(received: buffer) }
-            }
-            response.body = Array(buffer[0..<length])
-            buffer.removeFirst(length)
-        } else {
-            while try fill() {}
-            response.body = buffer
-            buffer = []
-        }
-        return response
     }
 
     /// True when the server closes the connection (EOF or reset) before `timeout`; any bytes

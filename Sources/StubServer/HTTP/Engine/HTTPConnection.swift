@@ -46,6 +46,18 @@ final class HTTPConnection: PollHandler {
     private var isClosed = false
     private var lingerDiscarded = 0
 
+    /// A reply that outlives one write (deferred, streamed, upgraded); see "Reply kinds" below.
+    private var inFlight = InFlightReply.none
+    /// When the deferred reply or the stream's next piece is overdue.
+    private var replyDeadline = UInt64.max
+    /// True while a request is being dispatched, so replies finished synchronously inside it
+    /// let the dispatching loop carry on instead of re-entering `process()`.
+    private var dispatching = false
+    /// Last byte read or written on an upgraded connection.
+    private var lastTraffic: UInt64 = 0
+    /// Close with a reset instead of a FIN (the `connectionReset` fault).
+    private var resetOnClose = false
+
     init(fd: Int32, worker: LoopWorker, remoteHost: String, remotePort: Int) {
         self.fd = fd
         self.worker = worker
@@ -98,6 +110,10 @@ final class HTTPConnection: PollHandler {
                 return
             }
         }
+        if case .upgraded = inFlight {
+            upgradedDidRead(rounds > 0)
+            return
+        }
         let now = worker.loop.now
         if phase == .idle && !input.isEmpty {
             phase = .head
@@ -110,6 +126,12 @@ final class HTTPConnection: PollHandler {
     }
 
     private func peerDidClose() {
+        if case .none = inFlight {} else {
+            // Waiting on a deferred reply, a stream or an upgraded protocol: the client is
+            // gone, so cancel the work rather than finish it for nobody.
+            closeNow()
+            return
+        }
         if awaitingReply || !output.isEmpty || phase == .responding {
             // Answer what was asked, then close (a half-closed client can still read).
             closeWhenFlushed = true
@@ -173,7 +195,14 @@ final class HTTPConnection: PollHandler {
         request.remotePort = remotePort
         phase = .responding
         let started = SystemCalls.monotonicNanos()
+        dispatching = true
+        defer { dispatching = false }
         let reply = context.responder.respond(to: request)
+        send(reply, version: request.version, framing: framing, started: started)
+    }
+
+    /// Sends `reply` now, or arms its latency timer first.
+    private func send(_ reply: HTTPReply, version requestVersion: HTTPVersion, framing: RequestFraming, started: UInt64) {
         if reply.delay > .zero {
             awaitingReply = true
             let onSent = reply.onSent
@@ -186,14 +215,24 @@ final class HTTPConnection: PollHandler {
                 pendingOnSent = nil
                 awaitingReply = false
                 guard !isClosed else { return }
-                deliver(reply, version: request.version, framing: framing, started: started)
-                process()
-                if peerClosed && !isClosed { peerDidClose() }
+                dispatching = true
+                deliver(reply, version: requestVersion, framing: framing, started: started)
+                dispatching = false
+                resumeAfterReply()
             }
             updateInterest()
         } else {
-            deliver(reply, version: request.version, framing: framing, started: started)
+            deliver(reply, version: requestVersion, framing: framing, started: started)
         }
+    }
+
+    /// After a reply finished outside `process()` (a timer, a fulfilled promise, the end of a
+    /// stream): answer whatever else is buffered and finish a pending close.
+    private func resumeAfterReply() {
+        guard !isClosed, !dispatching else { return }
+        process()
+        if peerClosed && !isClosed { peerDidClose() }
+        updateInterest()
     }
 
     private func deliver(_ reply: HTTPReply, version requestVersion: HTTPVersion, framing: RequestFraming, started: UInt64) {
@@ -205,6 +244,18 @@ final class HTTPConnection: PollHandler {
             reply.onSent?(0, .nanoseconds(Int64(SystemCalls.monotonicNanos() &- started)))
             closeWhenFlushed = true
             lingerOnClose = false
+            return
+        case .fault(let fault):
+            deliverFault(fault, onSent: reply.onSent, started: started)
+            return
+        case .deferred(let promise):
+            awaitDeferred(promise, ReplyContext(version: requestVersion, framing: framing, started: started, onSent: reply.onSent))
+            return
+        case .streamed(let streamed):
+            startStream(streamed, ReplyContext(version: requestVersion, framing: framing, started: started, onSent: reply.onSent))
+            return
+        case .upgraded(let upgrade):
+            startUpgrade(upgrade, ReplyContext(version: requestVersion, framing: framing, started: started, onSent: reply.onSent))
             return
         case .prepared(let prepared):
             status = prepared.response.status
@@ -224,15 +275,20 @@ final class HTTPConnection: PollHandler {
             appendConnection(keepAlive: keepAlive, version: version)
         }
         if !framing.isHead && !HTTPStatus.forbidsBody(status) { output.append(body) }
+        // Called before the bytes reach the socket, so a client that has the response can
+        // already see the exchange in the journal.
+        finishReply(status: status, keepAlive: keepAlive, onSent: reply.onSent, started: started)
+    }
+
+    /// The end of every answered reply: report it, then wait for the next request or close.
+    private func finishReply(status: Int, keepAlive: Bool, onSent: (@Sendable (Int, Duration) -> Void)?, started: UInt64) {
         if !keepAlive {
             // The client asked to close (or we are stopping): nothing is left to drain, so
             // close as soon as the reply is out. Lingering is for refused requests.
             closeWhenFlushed = true
             lingerOnClose = false
         }
-        // Called before the bytes reach the socket, so a client that has the response can
-        // already see the exchange in the journal.
-        reply.onSent?(status, .nanoseconds(Int64(SystemCalls.monotonicNanos() &- started)))
+        onSent?(status, .nanoseconds(Int64(SystemCalls.monotonicNanos() &- started)))
         phase = .idle
         deadline = worker.loop.now &+ context.idleTimeout
         if !input.isEmpty {
@@ -311,6 +367,8 @@ final class HTTPConnection: PollHandler {
         }
         output.shrinkIfIdle(above: 256 * 1024)
         input.shrinkIfIdle(above: 256 * 1024)
+        if case .stream = inFlight { pumpStream() }
+        if isClosed { return }
         if closeWhenFlushed && !awaitingReply {
             if lingerOnClose && !peerClosed { startLingering() } else { closeNow() }
             return
@@ -324,7 +382,7 @@ final class HTTPConnection: PollHandler {
         if phase == .lingering {
             read = true
         } else {
-            read = !peerClosed && !awaitingReply && !closeWhenFlushed
+            read = !peerClosed && (!awaitingReply || readsWhileAwaiting) && !closeWhenFlushed
                 && output.readableCount < context.limits.outputHighWaterMark
         }
         let write = !output.isEmpty
@@ -371,6 +429,14 @@ final class HTTPConnection: PollHandler {
             closeNow() // the client stopped reading
             return
         }
+        if now >= replyDeadline {
+            replyTimedOut()
+            return
+        }
+        if case .upgraded = inFlight, now &- lastTraffic > context.upgradedIdleTimeout {
+            closeNow()
+            return
+        }
         guard now >= deadline else { return }
         switch phase {
         case .idle, .lingering:
@@ -389,6 +455,10 @@ final class HTTPConnection: PollHandler {
     func stopGracefully() {
         stopping = true
         guard !isClosed else { return }
+        if case .upgraded(let upgraded) = inFlight {
+            upgraded.handler.serverWillStop()
+            return
+        }
         switch phase {
         case .idle:
             if output.isEmpty { closeNow() } else { closeWhenFlushed = true; lingerOnClose = false }
@@ -407,7 +477,287 @@ final class HTTPConnection: PollHandler {
         pendingOnSent?()
         pendingOnSent = nil
         worker.loop.deregister(fd)
+        if resetOnClose { SystemCalls.setResetOnClose(fd) }
         SystemCalls.close(fd)
         worker.connectionClosed(fd)
+        abandonInFlight()
     }
+
+    // MARK: Reply kinds: deferred, streamed, upgraded, faults
+
+    /// Bytes of pipelined input buffered while a deferred or streamed reply is in progress.
+    /// Reading continues up to this bound so a disconnect is noticed (and the work cancelled).
+    private static let busyInputLimit = 64 * 1024
+    /// A stream's producer is asked for the next piece once the unsent output is below this.
+    private static let streamLowWaterMark = 32 * 1024
+
+    private var readsWhileAwaiting: Bool {
+        switch inFlight {
+        case .none: false
+        case .upgraded: true
+        case .deferred, .stream: input.readableCount < Self.busyInputLimit
+        }
+    }
+
+    /// Bytes queued for the socket.
+    var pendingOutputBytes: Int { output.readableCount }
+
+    private func deliverFault(_ fault: HTTPFault, onSent: (@Sendable (Int, Duration) -> Void)?, started: UInt64) {
+        switch fault {
+        case .connectionReset: resetOnClose = true
+        case .emptyResponse: break
+        case .bytesThenClose(let bytes): output.append(bytes)
+        }
+        onSent?(0, .nanoseconds(Int64(SystemCalls.monotonicNanos() &- started)))
+        closeWhenFlushed = true
+        lingerOnClose = false
+    }
+
+    private func awaitDeferred(_ promise: HTTPReplyPromise, _ reply: ReplyContext) {
+        awaitingReply = true
+        phase = .responding
+        inFlight = .deferred(promise, reply)
+        replyDeadline = worker.loop.now &+ context.replyTimeout
+        let loop = worker.loop
+        let resume = UncheckedAction<HTTPReply> { [weak self] fulfilled in self?.deferredFulfilled(promise, fulfilled) }
+        promise.whenFulfilled { fulfilled in
+            if loop.inLoop { resume.action(fulfilled) } else { loop.execute { resume.action(fulfilled) } }
+        }
+        updateInterest()
+    }
+
+    private func deferredFulfilled(_ promise: HTTPReplyPromise, _ fulfilled: HTTPReply) {
+        guard !isClosed, case .deferred(let pending, let reply) = inFlight, pending === promise else { return }
+        inFlight = .none
+        awaitingReply = false
+        replyDeadline = .max
+        var next = fulfilled
+        if let outer = reply.onSent {
+            let inner = fulfilled.onSent
+            next.onSent = { status, elapsed in
+                inner?(status, elapsed)
+                outer(status, elapsed)
+            }
+        }
+        send(next, version: reply.version, framing: reply.framing, started: reply.started)
+        resumeAfterReply()
+    }
+
+    private func replyTimedOut() {
+        replyDeadline = .max
+        switch inFlight {
+        case .deferred(let promise, let reply):
+            inFlight = .none
+            awaitingReply = false
+            promise.cancel()
+            let reason = "the reply was not ready within \(context.limits.replyTimeout)\n"
+            var headers = HTTPHeaders()
+            headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+            deliver(HTTPReply(.response(HTTPResponse(status: 504, headers: headers, body: Array(reason.utf8))), onSent: reply.onSent),
+                    version: reply.version, framing: reply.framing, started: reply.started)
+            resumeAfterReply()
+        case .stream:
+            closeNow() // mid-body: closing is the only way to tell the client it is truncated
+        case .upgraded, .none:
+            break
+        }
+    }
+
+    private func startStream(_ streamed: HTTPStreamedResponse, _ reply: ReplyContext) {
+        let head = streamed.head
+        let version = head.version ?? reply.version
+        let chunked = version.major > 1 || (version.major == 1 && version.minor >= 1)
+        let forbidsBody = HTTPStatus.forbidsBody(head.status)
+        let noBody = reply.framing.isHead || forbidsBody
+        appendVersion(version)
+        let closes = HTTPResponseSerializer.appendStatusAndHeaders(of: head, contentLength: false) { output.append($0) }
+        // A close-delimited body (HTTP/1.0) ends the connection; so does a stream that asks to.
+        let keepAlive = reply.framing.keepAlive && !stopping && !worker.stopping && !closes
+            && !streamed.closesConnection && (chunked || noBody)
+        if chunked && !forbidsBody { output.append("Transfer-Encoding: chunked\r\n") }
+        appendConnection(keepAlive: keepAlive, version: version)
+        guard !noBody else {
+            finishReply(status: head.status, keepAlive: keepAlive, onSent: reply.onSent, started: reply.started)
+            return
+        }
+        let state = StreamState(
+            body: HTTPBodyStream(loop: worker.loop, connection: self), produce: streamed.produce,
+            chunked: chunked, keepAlive: keepAlive, status: head.status, reply: reply
+        )
+        inFlight = .stream(state)
+        awaitingReply = true
+        phase = .responding
+        if !head.body.isEmpty { appendPiece(head.body, chunked: chunked) }
+        pumpStream()
+    }
+
+    /// Asks the producer for the next piece when the previous ones have drained. Re-entrant
+    /// calls (a producer that writes at once) loop here instead of recursing.
+    private func pumpStream() {
+        guard case .stream(let state) = inFlight, !isClosed, !state.demandOutstanding,
+              output.readableCount < Self.streamLowWaterMark else { return }
+        if state.pumping { state.pumpAgain = true; return }
+        state.pumping = true
+        defer { state.pumping = false }
+        repeat {
+            state.pumpAgain = false
+            state.demandOutstanding = true
+            replyDeadline = worker.loop.now &+ context.replyTimeout
+            state.body.noteDemand()
+            state.produce(state.body)
+        } while state.pumpAgain && !isClosed && isCurrent(state) && !state.demandOutstanding
+            && output.readableCount < Self.streamLowWaterMark
+    }
+
+    private func isCurrent(_ state: StreamState) -> Bool {
+        if case .stream(let current) = inFlight { return current === state }
+        return false
+    }
+
+    private func appendPiece(_ bytes: [UInt8], chunked: Bool) {
+        guard !bytes.isEmpty else { return }
+        if chunked {
+            output.append(String(bytes.count, radix: 16))
+            output.append("\r\n")
+            output.append(bytes)
+            output.append("\r\n")
+        } else {
+            output.append(bytes)
+        }
+    }
+
+    func streamDidWrite(_ bytes: [UInt8], from body: HTTPBodyStream) {
+        guard !isClosed, case .stream(let state) = inFlight, state.body === body else { return }
+        state.demandOutstanding = false
+        replyDeadline = .max
+        appendPiece(bytes, chunked: state.chunked)
+        flush()
+    }
+
+    func streamDidFinish(from body: HTTPBodyStream) {
+        guard !isClosed, case .stream(let state) = inFlight, state.body === body else { return }
+        inFlight = .none
+        awaitingReply = false
+        replyDeadline = .max
+        if state.chunked { output.append("0\r\n\r\n") }
+        body.retire()
+        let keepAlive = state.keepAlive && !stopping && !worker.stopping
+        finishReply(status: state.status, keepAlive: keepAlive, onSent: state.reply.onSent, started: state.reply.started)
+        flush()
+        resumeAfterReply()
+    }
+
+    private func startUpgrade(_ upgrade: HTTPUpgrade, _ reply: ReplyContext) {
+        let head = upgrade.head
+        appendVersion(head.version ?? reply.version)
+        _ = HTTPResponseSerializer.appendStatusAndHeaders(of: head, contentLength: false) { output.append($0) }
+        output.append("Connection: Upgrade\r\n\r\n")
+        let channel = HTTPUpgradedChannel(loop: worker.loop, connection: self, remoteAddress: remoteHost, remotePort: remotePort)
+        let handler = upgrade.makeHandler()
+        inFlight = .upgraded(UpgradeState(handler: handler, channel: channel))
+        awaitingReply = true
+        phase = .responding
+        lastTraffic = worker.loop.now
+        reply.onSent?(head.status, .nanoseconds(Int64(SystemCalls.monotonicNanos() &- reply.started)))
+        handler.didStart(channel)
+        if !isClosed && !input.isEmpty {
+            let early = Array(input.readable)
+            input.consume(early.count)
+            handler.didReceive(early)
+        }
+        updateInterest()
+    }
+
+    private func upgradedDidRead(_ gotBytes: Bool) {
+        guard case .upgraded(let upgraded) = inFlight else { return }
+        if gotBytes { lastTraffic = worker.loop.now }
+        if !input.isEmpty && !closeWhenFlushed {
+            let bytes = Array(input.readable)
+            input.consume(bytes.count)
+            upgraded.handler.didReceive(bytes)
+        }
+        guard !isClosed else { return }
+        if peerClosed { closeNow(); return }
+        flush()
+    }
+
+    func upgradedSend(_ bytes: [UInt8]) {
+        guard !isClosed, !closeWhenFlushed, case .upgraded = inFlight else { return }
+        output.append(bytes)
+        lastTraffic = worker.loop.now
+        flush()
+    }
+
+    func upgradedClose() {
+        guard !isClosed, case .upgraded = inFlight else { return }
+        closeWhenFlushed = true
+        lingerOnClose = false
+        awaitingReply = false
+        flush()
+    }
+
+    /// The connection closed with a reply still in progress: cancel its work and report it.
+    private func abandonInFlight() {
+        let current = inFlight
+        inFlight = .none
+        replyDeadline = .max
+        switch current {
+        case .none:
+            break
+        case .deferred(let promise, let reply):
+            promise.cancel()
+            reply.onSent?(0, .nanoseconds(Int64(SystemCalls.monotonicNanos() &- reply.started)))
+        case .stream(let state):
+            state.body.cancel()
+            // The head went out, so the status was sent; the journal still hears of it.
+            state.reply.onSent?(state.status, .nanoseconds(Int64(SystemCalls.monotonicNanos() &- state.reply.started)))
+        case .upgraded(let upgraded):
+            upgraded.channel.markClosed()
+            upgraded.handler.didClose()
+        }
+    }
+}
+
+/// What a connection needs to finish a reply that did not go out in one write.
+struct ReplyContext {
+    var version: HTTPVersion
+    var framing: RequestFraming
+    var started: UInt64
+    var onSent: (@Sendable (Int, Duration) -> Void)?
+}
+
+/// A reply in progress beyond one write.
+private enum InFlightReply {
+    case none
+    case deferred(HTTPReplyPromise, ReplyContext)
+    case stream(StreamState)
+    case upgraded(UpgradeState)
+}
+
+/// A streamed body in progress: framing, and whether a piece has been asked for.
+private final class StreamState {
+    let body: HTTPBodyStream
+    let produce: @Sendable (HTTPBodyStream) -> Void
+    let chunked: Bool
+    let keepAlive: Bool
+    let status: Int
+    let reply: ReplyContext
+    var demandOutstanding = false
+    var pumping = false
+    var pumpAgain = false
+
+    init(body: HTTPBodyStream, produce: @escaping @Sendable (HTTPBodyStream) -> Void, chunked: Bool, keepAlive: Bool, status: Int, reply: ReplyContext) {
+        self.body = body
+        self.produce = produce
+        self.chunked = chunked
+        self.keepAlive = keepAlive
+        self.status = status
+        self.reply = reply
+    }
+}
+
+/// An upgraded connection's protocol handler and its channel.
+private struct UpgradeState {
+    let handler: any HTTPUpgradeHandler
+    let channel: HTTPUpgradedChannel
 }

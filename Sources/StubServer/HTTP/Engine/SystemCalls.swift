@@ -63,6 +63,12 @@ enum SystemCalls {
         #endif
     }
 
+    /// Makes the next `close` send a TCP reset instead of a FIN (`SO_LINGER` with 0 seconds).
+    static func setResetOnClose(_ fd: Int32) {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+    }
+
     static func setNonBlocking(_ fd: Int32) {
         let flags = fcntl(fd, F_GETFL, 0)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
