@@ -12,13 +12,18 @@ public struct HTTPServerLimits: Sendable, Equatable {
     public var maxHeaderBytes = 64 * 1024
     /// Largest request body before the server answers 413.
     public var maxBodyBytes = 10 * 1024 * 1024
-    /// Time allowed for a request's head (from its first byte, or from connecting) and for each
-    /// stall while its body arrives; past it the server answers 408 and closes.
+    /// Time allowed for a request's head (from its first byte, or from connecting), and the
+    /// base allowance of its body (see `minimumBodyBytesPerSecond`); past it the server answers
+    /// 408 and closes.
     public var headerReadTimeout: Duration = .seconds(10)
+    /// The slowest a request body may arrive: it has `headerReadTimeout` plus one second per
+    /// this many bytes received, in total (not per byte), before the server answers 408.
+    public var minimumBodyBytesPerSecond = 16 * 1024
     /// How long a keep-alive connection may sit between requests (or a blocked write may make
     /// no progress) before it is closed.
     public var idleTimeout: Duration = .seconds(60)
-    /// Open connections at once; beyond this, new connections are closed as soon as accepted.
+    /// Open connections at once. At the cap a new connection displaces the longest-idle
+    /// keep-alive connection; when none is idle it is closed as soon as accepted.
     public var maxConnections = 4096
     /// How long `stop()` lets in-flight requests finish before closing them.
     public var stopTimeout: Duration = .seconds(2)

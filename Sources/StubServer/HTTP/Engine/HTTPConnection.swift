@@ -45,6 +45,13 @@ final class HTTPConnection: PollHandler {
     private var stopping = false
     private var isClosed = false
     private var lingerDiscarded = 0
+    /// When the current request's body started, and how many bytes of it arrived since.
+    private var bodyStartedAt: UInt64 = 0
+    private var bodyBytesReceived = 0
+    /// The kernel send queue's size when a stalled write was last checked.
+    private var kernelQueueAtLastCheck = Int.max
+    /// When the connection last became idle between requests (for slot eviction).
+    private(set) var idleSince: UInt64
 
     /// A reply that outlives one write (deferred, streamed, upgraded); see "Reply kinds" below.
     private var inFlight = InFlightReply.none
@@ -73,6 +80,12 @@ final class HTTPConnection: PollHandler {
         let now = SystemCalls.monotonicNanos()
         deadline = now &+ worker.context.headerTimeout
         lastWriteProgress = now
+        idleSince = now
+    }
+
+    /// Idle between requests with nothing to send: the connection a new client may displace.
+    var isEvictable: Bool {
+        !isClosed && phase == .idle && output.isEmpty && input.isEmpty && !awaitingReply && !closeWhenFlushed
     }
 
     // MARK: Events
@@ -92,6 +105,7 @@ final class HTTPConnection: PollHandler {
     private func readAvailable(force: Bool) {
         guard readInterest || force else { return }
         var rounds = 0
+        var bytesRead = 0
         reading: while rounds < 4 {
             input.reserve(16 * 1024)
             let space = input.writableCount
@@ -99,6 +113,7 @@ final class HTTPConnection: PollHandler {
             case .bytes(let count):
                 input.didWrite(count)
                 rounds += 1
+                bytesRead += count
                 if count < space { break reading }
             case .wouldBlock:
                 break reading
@@ -118,8 +133,9 @@ final class HTTPConnection: PollHandler {
         if phase == .idle && !input.isEmpty {
             phase = .head
             deadline = now &+ context.headerTimeout
-        } else if phase == .body && rounds > 0 {
-            deadline = now &+ context.headerTimeout
+        } else if phase == .body && bytesRead > 0 {
+            bodyBytesReceived += bytesRead
+            deadline = bodyDeadline()
         }
         process()
         if peerClosed && !isClosed { peerDidClose() }
@@ -175,7 +191,9 @@ final class HTTPConnection: PollHandler {
                 return false
             case .headComplete(let framing):
                 phase = .body
-                deadline = worker.loop.now &+ context.headerTimeout
+                bodyStartedAt = worker.loop.now
+                bodyBytesReceived = input.readableCount
+                deadline = bodyDeadline()
                 if framing.expectsContinue && input.isEmpty {
                     output.append("HTTP/1.1 100 Continue\r\n\r\n")
                 }
@@ -187,6 +205,14 @@ final class HTTPConnection: PollHandler {
             }
         }
         return false
+    }
+
+    /// A body gets `headerReadTimeout` plus the time its bytes so far would take at the minimum
+    /// rate: a total deadline, so a byte every few seconds cannot hold the connection forever.
+    private func bodyDeadline() -> UInt64 {
+        let rate = UInt64(max(1, context.limits.minimumBodyBytesPerSecond))
+        let earned = UInt64(max(0, bodyBytesReceived)) &* 1_000_000_000 / rate
+        return bodyStartedAt &+ context.headerTimeout &+ earned
     }
 
     private func dispatch(_ parsed: HTTPRequest, _ framing: RequestFraming) {
@@ -290,6 +316,7 @@ final class HTTPConnection: PollHandler {
         }
         onSent?(status, .nanoseconds(Int64(SystemCalls.monotonicNanos() &- started)))
         phase = .idle
+        idleSince = worker.loop.now
         deadline = worker.loop.now &+ context.idleTimeout
         if !input.isEmpty {
             phase = .head
@@ -351,12 +378,14 @@ final class HTTPConnection: PollHandler {
     // MARK: Output
 
     private func flush() {
+        let hadOutput = !output.isEmpty
         while !output.isEmpty {
             let pending = output.readable
             switch SystemCalls.send(fd, pending.baseAddress!, count: pending.count) {
             case .bytes(let count):
                 output.consume(count)
                 lastWriteProgress = worker.loop.now
+                kernelQueueAtLastCheck = .max
             case .wouldBlock:
                 updateInterest()
                 return
@@ -365,6 +394,8 @@ final class HTTPConnection: PollHandler {
                 return
             }
         }
+        // A client still reading a reply is not idle: its idle time starts when the last byte left.
+        if hadOutput && phase == .idle { deadline = worker.loop.now &+ context.idleTimeout }
         output.shrinkIfIdle(above: 256 * 1024)
         input.shrinkIfIdle(above: 256 * 1024)
         if case .stream = inFlight { pumpStream() }
@@ -426,8 +457,18 @@ final class HTTPConnection: PollHandler {
     func checkDeadline(now: UInt64) {
         guard !isClosed else { return }
         if !output.isEmpty && now &- lastWriteProgress > context.idleTimeout {
-            closeNow() // the client stopped reading
-            return
+            // Writability is only signalled once much of the socket buffer is free, so a slow
+            // reader may still be taking bytes: it is stalled only if the kernel's queue did
+            // not shrink either.
+            flush()
+            if isClosed { return }
+            if let queued = SystemCalls.unsentBytes(fd), queued < kernelQueueAtLastCheck {
+                lastWriteProgress = now
+                kernelQueueAtLastCheck = queued
+            } else if !output.isEmpty && now &- lastWriteProgress > context.idleTimeout {
+                closeNow() // the client stopped reading
+                return
+            }
         }
         if now >= replyDeadline {
             replyTimedOut()
@@ -439,6 +480,8 @@ final class HTTPConnection: PollHandler {
         }
         guard now >= deadline else { return }
         switch phase {
+        case .idle where !output.isEmpty:
+            break // still writing: only a write stall (above) ends it
         case .idle, .lingering:
             closeNow()
         case .head, .body:
