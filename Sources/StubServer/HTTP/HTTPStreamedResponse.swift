@@ -32,6 +32,10 @@ public struct HTTPStreamedResponse: Sendable {
     public var closesConnection: Bool
     /// Asked for the next piece each time the connection is ready for one.
     public var produce: @Sendable (HTTPBodyStream) -> Void
+    /// The body's total size when known in advance (a file): sent as `Content-Length` with the
+    /// pieces as they are instead of chunked, and the connection stays alive. A stream that
+    /// finishes short of it is cut off (the connection closes).
+    public var contentLength: Int?
 
     public init(head: HTTPResponse, closesConnection: Bool = false, produce: @escaping @Sendable (HTTPBodyStream) -> Void) {
         self.head = head

@@ -48,6 +48,10 @@ final class HTTPConnection: PollHandler {
     /// When the current request's body started, and how many bytes of it arrived since.
     private var bodyStartedAt: UInt64 = 0
     private var bodyBytesReceived = 0
+    /// Bytes this connection counts against the memory budget now, and the announced size of
+    /// the body being read (reserved when its head arrived).
+    private var memoryCharged = 0
+    private var bodyReserved = 0
     /// The kernel send queue's size when a stalled write was last checked.
     private var kernelQueueAtLastCheck = Int.max
     /// When the connection last became idle between requests (for slot eviction).
@@ -188,8 +192,20 @@ final class HTTPConnection: PollHandler {
             input.consume(consumed)
             switch step {
             case .needMore:
+                if phase == .body && parser.bufferedBodyBytes >= context.memory.largeWork && context.memory.isExhausted
+                    && bodyReserved == 0 {
+                    rejectForMemory(parser.pendingRequestLine) // a chunked body growing past the budget
+                }
                 return false
             case .headComplete(let framing):
+                if case .length(let length) = framing.body {
+                    // A large upload must fit the budget (after the journal shed old bodies).
+                    guard context.memory.admit(length) else {
+                        rejectForMemory(parser.pendingRequestLine)
+                        return false
+                    }
+                    bodyReserved = length
+                }
                 phase = .body
                 bodyStartedAt = worker.loop.now
                 bodyBytesReceived = input.readableCount
@@ -215,7 +231,14 @@ final class HTTPConnection: PollHandler {
         return bodyStartedAt &+ context.headerTimeout &+ earned
     }
 
+    /// 503 for work the memory budget cannot take now; the client may retry later.
+    private func rejectForMemory(_ line: (method: String?, target: String?)) {
+        reject(HTTPParseFailure(status: 503, reason: "the server is at its memory budget (\(context.memory.limit) bytes); try again later"),
+               method: line.method, target: line.target)
+    }
+
     private func dispatch(_ parsed: HTTPRequest, _ framing: RequestFraming) {
+        bodyReserved = 0 // the body is the responder's now
         var request = parsed
         request.remoteAddress = remoteHost
         request.remotePort = remotePort
@@ -261,7 +284,17 @@ final class HTTPConnection: PollHandler {
         updateInterest()
     }
 
-    private func deliver(_ reply: HTTPReply, version requestVersion: HTTPVersion, framing: RequestFraming, started: UInt64) {
+    private func deliver(_ original: HTTPReply, version requestVersion: HTTPVersion, framing: RequestFraming, started: UInt64) {
+        var reply = original
+        if !framing.isHead, let size = Self.bufferedBodySize(of: reply), size >= context.memory.largeWork,
+           !context.memory.admit(size) {
+            // A large buffered response past the budget: refuse it rather than grow.
+            var headers = HTTPHeaders()
+            headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+            headers.add(name: "Retry-After", value: "1")
+            let reason = "the server is at its memory budget (\(context.memory.limit) bytes); try again later\n"
+            reply = HTTPReply(.response(HTTPResponse(status: 503, headers: headers, body: Array(reason.utf8))), onSent: reply.onSent)
+        }
         var keepAlive = framing.keepAlive && !stopping && !worker.stopping
         let status: Int
         let body: [UInt8]
@@ -304,6 +337,14 @@ final class HTTPConnection: PollHandler {
         // Called before the bytes reach the socket, so a client that has the response can
         // already see the exchange in the journal.
         finishReply(status: status, keepAlive: keepAlive, onSent: reply.onSent, started: started)
+    }
+
+    private static func bufferedBodySize(of reply: HTTPReply) -> Int? {
+        switch reply.payload {
+        case .response(let response): response.body.count
+        case .prepared(let prepared): prepared.response.body.count
+        default: nil
+        }
     }
 
     /// The end of every answered reply: report it, then wait for the next request or close.
@@ -378,6 +419,22 @@ final class HTTPConnection: PollHandler {
     // MARK: Output
 
     private func flush() {
+        flushOutput()
+        accountMemory()
+    }
+
+    /// Brings this connection's share of the server's memory budget up to date: unsent output
+    /// plus the request body being read (or the size it announced, reserved up front).
+    private func accountMemory() {
+        guard !isClosed else { return }
+        let held = output.readableCount + max(bodyReserved, input.readableCount + parser.bufferedBodyBytes)
+        if held != memoryCharged {
+            context.memory.adjust(by: held - memoryCharged)
+            memoryCharged = held
+        }
+    }
+
+    private func flushOutput() {
         let hadOutput = !output.isEmpty
         while !output.isEmpty {
             let pending = output.readable
@@ -519,6 +576,8 @@ final class HTTPConnection: PollHandler {
         replyTimer = nil
         pendingOnSent?()
         pendingOnSent = nil
+        context.memory.adjust(by: -memoryCharged)
+        memoryCharged = 0
         worker.loop.deregister(fd)
         if resetOnClose { SystemCalls.setResetOnClose(fd) }
         SystemCalls.close(fd)
@@ -609,15 +668,21 @@ final class HTTPConnection: PollHandler {
     private func startStream(_ streamed: HTTPStreamedResponse, _ reply: ReplyContext) {
         let head = streamed.head
         let version = head.version ?? reply.version
-        let chunked = version.major > 1 || (version.major == 1 && version.minor >= 1)
+        let knownLength = streamed.contentLength.map { max(0, $0) }
+        let chunked = knownLength == nil && (version.major > 1 || (version.major == 1 && version.minor >= 1))
         let forbidsBody = HTTPStatus.forbidsBody(head.status)
         let noBody = reply.framing.isHead || forbidsBody
         appendVersion(version)
         let closes = HTTPResponseSerializer.appendStatusAndHeaders(of: head, contentLength: false) { output.append($0) }
         // A close-delimited body (HTTP/1.0) ends the connection; so does a stream that asks to.
         let keepAlive = reply.framing.keepAlive && !stopping && !worker.stopping && !closes
-            && !streamed.closesConnection && (chunked || noBody)
+            && !streamed.closesConnection && (chunked || noBody || knownLength != nil)
         if chunked && !forbidsBody { output.append("Transfer-Encoding: chunked\r\n") }
+        if let knownLength, !forbidsBody {
+            output.append("Content-Length: ")
+            output.append(decimal: knownLength)
+            output.append("\r\n")
+        }
         appendConnection(keepAlive: keepAlive, version: version)
         guard !noBody else {
             finishReply(status: head.status, keepAlive: keepAlive, onSent: reply.onSent, started: reply.started)
@@ -627,10 +692,14 @@ final class HTTPConnection: PollHandler {
             body: HTTPBodyStream(loop: worker.loop, connection: self), produce: streamed.produce,
             chunked: chunked, keepAlive: keepAlive, status: head.status, reply: reply
         )
+        state.expectedLength = knownLength
         inFlight = .stream(state)
         awaitingReply = true
         phase = .responding
-        if !head.body.isEmpty { appendPiece(head.body, chunked: chunked) }
+        if !head.body.isEmpty {
+            state.sentLength += head.body.count
+            appendPiece(head.body, chunked: chunked)
+        }
         pumpStream()
     }
 
@@ -673,12 +742,22 @@ final class HTTPConnection: PollHandler {
         guard !isClosed, case .stream(let state) = inFlight, state.body === body else { return }
         state.demandOutstanding = false
         replyDeadline = .max
+        if let expected = state.expectedLength, state.sentLength + bytes.count > expected {
+            closeNow() // more than Content-Length said: the framing would be broken
+            return
+        }
+        state.sentLength += bytes.count
         appendPiece(bytes, chunked: state.chunked)
         flush()
     }
 
     func streamDidFinish(from body: HTTPBodyStream) {
         guard !isClosed, case .stream(let state) = inFlight, state.body === body else { return }
+        if let expected = state.expectedLength, state.sentLength != expected {
+            // Fewer bytes than Content-Length (the file shrank): only a close tells the client.
+            closeNow()
+            return
+        }
         inFlight = .none
         awaitingReply = false
         replyDeadline = .max
@@ -786,6 +865,9 @@ private final class StreamState {
     let status: Int
     let reply: ReplyContext
     var demandOutstanding = false
+    /// `Content-Length` promised (nil: chunked or close-delimited) and body bytes queued so far.
+    var expectedLength: Int?
+    var sentLength = 0
     var pumping = false
     var pumpAgain = false
 

@@ -76,6 +76,9 @@ struct HTTPRequestParser {
         return true
     }
 
+    /// Body bytes of the current request held so far (counted against the memory budget).
+    var bufferedBodyBytes: Int { body.count }
+
     /// Method and target of the request whose body is being read, for error reports.
     var pendingRequestLine: (method: String?, target: String?) {
         (pending?.method, pending?.target)
