@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test check-app-targets stub bench bench-router bench-specs bench-snapshots width-table
+.PHONY: help build test check-app-targets stub bench bench-router bench-hardening bench-specs bench-snapshots width-table
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -29,6 +29,10 @@ bench: ## release build; stubserver vs nginx (1 worker) under wrk: req/s, p50, p
 bench-router: ## release build; Router.route cost per request, 10 vs 10,000 stubs (ratio in the same run)
 	$(SWIFT) build -c release --product RouterBench
 	.build/release/RouterBench
+
+bench-hardening: ## release build; 200 stalled readers of a 20 MB file, 4,096 keep-alive holders, SIGTERM under a shutdown-port flood
+	$(SWIFT) build -c release --product stubserver
+	BENCH_STUBSERVER="$$($(SWIFT) build -c release --show-bin-path)/stubserver" python3 bench/hardening-bench.py
 
 bench-specs: ## SpecKit overhead: 10,000 scenarios x 3 steps vs 10,000 plain XCTest entries
 	$(SWIFT) build --build-tests
