@@ -121,3 +121,22 @@ final class HTTPSlowClientTests: XCTestCase {
         XCTAssertEqual(try second.readResponse().status, 200)
     }
 }
+
+extension HTTPSlowClientTests {
+    /// A stray CRLF after a request (some clients send one) leaves the connection idle: it is
+    /// not answered 408 at the header deadline, and it can be displaced at the cap.
+    func testStrayCRLFBetweenRequestsKeepsTheConnectionIdle() throws {
+        var limits = HTTPServerLimits()
+        limits.headerReadTimeout = .milliseconds(300)
+        limits.idleTimeout = .seconds(30)
+        let server = try startEchoServer(limits: limits, loops: 1)
+        defer { server.stop() }
+        let client = try RawHTTPClient(port: server.port, timeout: 1)
+        try client.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n\r\n")
+        XCTAssertEqual(try client.readResponse().status, 200)
+        Thread.sleep(forTimeInterval: 0.8)
+        XCTAssertThrowsError(try client.readResponse(), "no 408 for an idle connection")
+        try client.send("GET /second HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(try client.readResponse().status, 200)
+    }
+}

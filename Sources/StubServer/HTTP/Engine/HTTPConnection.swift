@@ -192,6 +192,12 @@ final class HTTPConnection: PollHandler {
             input.consume(consumed)
             switch step {
             case .needMore:
+                if phase == .head && input.isEmpty && !parser.isMidRequest {
+                    // Only stray CRLFs between requests: still idle, not a head in progress.
+                    phase = .idle
+                    idleSince = worker.loop.now
+                    deadline = worker.loop.now &+ context.idleTimeout
+                }
                 if phase == .body && parser.bufferedBodyBytes >= context.memory.largeWork && context.memory.isExhausted
                     && bodyReserved == 0 {
                     rejectForMemory(parser.pendingRequestLine) // a chunked body growing past the budget
