@@ -30,22 +30,26 @@ public struct HTTPStreamedResponse: Sendable {
     public var head: HTTPResponse
     /// Close the connection after the last piece instead of keeping it alive.
     public var closesConnection: Bool
+    /// When the total is known: sent as `Content-Length` and the pieces go out unframed (also
+    /// to HTTP/1.0 clients, keeping the connection). Pieces must add up to it exactly; the
+    /// engine closes the connection on a mismatch, so the client sees a truncated body.
+    public var contentLength: Int?
     /// Asked for the next piece each time the connection is ready for one.
     public var produce: @Sendable (HTTPBodyStream) -> Void
-    /// The body's total size when known in advance (a file): sent as `Content-Length` with the
-    /// pieces as they are instead of chunked, and the connection stays alive. A stream that
-    /// finishes short of it is cut off (the connection closes).
-    public var contentLength: Int?
 
-    public init(head: HTTPResponse, closesConnection: Bool = false, produce: @escaping @Sendable (HTTPBodyStream) -> Void) {
+    public init(
+        head: HTTPResponse, closesConnection: Bool = false, contentLength: Int? = nil,
+        produce: @escaping @Sendable (HTTPBodyStream) -> Void
+    ) {
         self.head = head
         self.closesConnection = closesConnection
+        self.contentLength = contentLength
         self.produce = produce
     }
 
     /// Fixed pieces, each followed by its pause (timers on the connection's loop).
-    public init(head: HTTPResponse, pieces: [Piece], closesConnection: Bool = false) {
-        self.init(head: head, closesConnection: closesConnection) { stream in
+    public init(head: HTTPResponse, pieces: [Piece], closesConnection: Bool = false, contentLength: Int? = nil) {
+        self.init(head: head, closesConnection: closesConnection, contentLength: contentLength) { stream in
             let index = stream.index
             let pause = index > 0 ? pieces[index - 1].pauseAfter : .zero
             stream.schedule(after: pause) {

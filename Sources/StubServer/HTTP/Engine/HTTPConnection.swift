@@ -674,19 +674,19 @@ final class HTTPConnection: PollHandler {
     private func startStream(_ streamed: HTTPStreamedResponse, _ reply: ReplyContext) {
         let head = streamed.head
         let version = head.version ?? reply.version
-        let knownLength = streamed.contentLength.map { max(0, $0) }
-        let chunked = knownLength == nil && (version.major > 1 || (version.major == 1 && version.minor >= 1))
+        let length = streamed.contentLength.map { max($0, 0) }
+        let chunked = length == nil && (version.major > 1 || (version.major == 1 && version.minor >= 1))
         let forbidsBody = HTTPStatus.forbidsBody(head.status)
         let noBody = reply.framing.isHead || forbidsBody
         appendVersion(version)
         let closes = HTTPResponseSerializer.appendStatusAndHeaders(of: head, contentLength: false) { output.append($0) }
         // A close-delimited body (HTTP/1.0) ends the connection; so does a stream that asks to.
         let keepAlive = reply.framing.keepAlive && !stopping && !worker.stopping && !closes
-            && !streamed.closesConnection && (chunked || noBody || knownLength != nil)
+            && !streamed.closesConnection && (chunked || noBody || length != nil)
         if chunked && !forbidsBody { output.append("Transfer-Encoding: chunked\r\n") }
-        if let knownLength, !forbidsBody {
+        if let length, !forbidsBody {
             output.append("Content-Length: ")
-            output.append(decimal: knownLength)
+            output.append(decimal: length)
             output.append("\r\n")
         }
         appendConnection(keepAlive: keepAlive, version: version)
@@ -698,14 +698,11 @@ final class HTTPConnection: PollHandler {
             body: HTTPBodyStream(loop: worker.loop, connection: self), produce: streamed.produce,
             chunked: chunked, keepAlive: keepAlive, status: head.status, reply: reply
         )
-        state.expectedLength = knownLength
+        state.remaining = length
         inFlight = .stream(state)
         awaitingReply = true
         phase = .responding
-        if !head.body.isEmpty {
-            state.sentLength += head.body.count
-            appendPiece(head.body, chunked: chunked)
-        }
+        if !head.body.isEmpty { appendPiece(head.body, to: state) }
         pumpStream()
     }
 
@@ -732,9 +729,14 @@ final class HTTPConnection: PollHandler {
         return false
     }
 
-    private func appendPiece(_ bytes: [UInt8], chunked: Bool) {
+    private func appendPiece(_ bytes: [UInt8], to state: StreamState) {
         guard !bytes.isEmpty else { return }
-        if chunked {
+        if let remaining = state.remaining {
+            // More than the announced length cannot be framed: send what fits, then close.
+            output.append(Array(bytes.prefix(remaining)))
+            state.remaining = remaining - min(remaining, bytes.count)
+            if bytes.count > remaining { state.overran = true }
+        } else if state.chunked {
             output.append(String(bytes.count, radix: 16))
             output.append("\r\n")
             output.append(bytes)
@@ -748,28 +750,27 @@ final class HTTPConnection: PollHandler {
         guard !isClosed, case .stream(let state) = inFlight, state.body === body else { return }
         state.demandOutstanding = false
         replyDeadline = .max
-        if let expected = state.expectedLength, state.sentLength + bytes.count > expected {
-            closeNow() // more than Content-Length said: the framing would be broken
-            return
+        appendPiece(bytes, to: state)
+        if state.overran {
+            closeWhenFlushed = true
+            lingerOnClose = false
+            inFlight = .none
+            awaitingReply = false
+            body.cancel()
+            state.reply.onSent?(state.status, .nanoseconds(Int64(SystemCalls.monotonicNanos() &- state.reply.started)))
         }
-        state.sentLength += bytes.count
-        appendPiece(bytes, chunked: state.chunked)
         flush()
     }
 
     func streamDidFinish(from body: HTTPBodyStream) {
         guard !isClosed, case .stream(let state) = inFlight, state.body === body else { return }
-        if let expected = state.expectedLength, state.sentLength != expected {
-            // Fewer bytes than Content-Length (the file shrank): only a close tells the client.
-            closeNow()
-            return
-        }
         inFlight = .none
         awaitingReply = false
         replyDeadline = .max
         if state.chunked { output.append("0\r\n\r\n") }
         body.retire()
-        let keepAlive = state.keepAlive && !stopping && !worker.stopping
+        // A body shorter than its Content-Length can only be reported by closing.
+        let keepAlive = state.keepAlive && !stopping && !worker.stopping && (state.remaining ?? 0) == 0
         finishReply(status: state.status, keepAlive: keepAlive, onSent: state.reply.onSent, started: state.reply.started)
         flush()
         resumeAfterReply()
@@ -870,10 +871,10 @@ private final class StreamState {
     let keepAlive: Bool
     let status: Int
     let reply: ReplyContext
+    /// Bytes still owed for a `Content-Length` body; nil for chunked or close-delimited ones.
+    var remaining: Int?
+    var overran = false
     var demandOutstanding = false
-    /// `Content-Length` promised (nil: chunked or close-delimited) and body bytes queued so far.
-    var expectedLength: Int?
-    var sentLength = 0
     var pumping = false
     var pumpAgain = false
 
