@@ -66,11 +66,10 @@ final class StreamedFileBody: @unchecked Sendable {
 
     /// The engine's streamed reply for `head` with this file as its body.
     func reply(head: HTTPResponse, delay: Duration) -> HTTPReply {
-        var response = HTTPStreamedResponse(head: head) { [self] stream in
+        let response = HTTPStreamedResponse(head: head, contentLength: size) { [self] stream in
             let piece = nextPiece()
             if piece.isEmpty { stream.finish() } else { stream.write(piece) }
         }
-        response.contentLength = size
         return HTTPReply(.streamed(response), delay: delay)
     }
 }
