@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test test-examples check-doc-snippets check-app-targets stub bench bench-router bench-proxy bench-live bench-specs bench-snapshots width-table
+.PHONY: help build test test-examples check-doc-snippets check-app-targets stub bench bench-router bench-proxy bench-live bench-hardening bench-specs bench-snapshots width-table
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -43,6 +43,10 @@ bench-proxy: ## release build; proxied vs direct req/s and p50 under wrk, then t
 bench-live: ## release build; websocket echo round trip vs HTTP keep-alive GET (p50, p99, ratio)
 	$(SWIFT) build -c release --product LiveBench
 	.build/release/LiveBench
+
+bench-hardening: ## release build; 200 stalled readers of a 20 MB file, 4,096 keep-alive holders, SIGTERM under a shutdown-port flood
+	$(SWIFT) build -c release --product stubserver
+	BENCH_STUBSERVER="$$($(SWIFT) build -c release --show-bin-path)/stubserver" python3 bench/hardening-bench.py
 
 bench-specs: ## SpecKit overhead: 10,000 scenarios x 3 steps vs 10,000 plain XCTest entries
 	$(SWIFT) build --build-tests

@@ -21,6 +21,8 @@ public final class StubServer: @unchecked Sendable {
         public var limits = HTTPServerLimits()
         /// Entries the journal keeps before dropping the oldest.
         public var journalCapacity = 10_000
+        /// Bytes the journal holds at most (bodies, headers, targets); the oldest entries go first.
+        public var journalByteCapacity = 64 * 1024 * 1024
         /// Bytes of each request body the journal keeps.
         public var journalBodyLimit = 64 * 1024
         /// Where relative paths in configurations resolve (moco resolves against the working
@@ -105,7 +107,8 @@ public final class StubServer: @unchecked Sendable {
         self.source = source
         self.files = files
         self.loadWarnings = []
-        let journal = RequestJournal(capacity: options.journalCapacity, bodyExcerptLimit: options.journalBodyLimit)
+        let journal = RequestJournal(
+            capacity: options.journalCapacity, byteCapacity: options.journalByteCapacity, bodyExcerptLimit: options.journalBodyLimit)
         self.journal = journal
         let routes = RouteTable(routing)
         self.routes = routes
@@ -124,7 +127,11 @@ public final class StubServer: @unchecked Sendable {
                 logger?(entry)
             }
         )
+        journal.attach(to: engine.memory)
     }
+
+    /// The memory budget the journal and the engine's buffers share (`limits.maxMemoryBytes`).
+    public var memory: MemoryBudget { engine.memory }
 
     deinit {
         watcher?.stop()

@@ -1,3 +1,4 @@
+import Foundation
 /// A usage mistake: exit 64 with a one-line reason and a pointer to `--help`.
 struct UsageError: Error {
     var message: String
@@ -73,6 +74,29 @@ struct CommandLineArguments {
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// A port number 0...65535, or a usage error naming the option.
+    /// A byte size such as `268435456`, `512K`, `256M` or `1G` (powers of 1024; `MiB`, `MB`
+    /// and lower case are read the same), from 1 MiB up.
+    func byteSize(_ key: String, option: String, command: String) throws -> Int? {
+        guard let text = values[key] else { return nil }
+        var digits = Substring(text.trimmingCharacters(in: .whitespaces))
+        var unit = 1
+        let suffixes: [(String, Int)] = [("kib", 1 << 10), ("mib", 1 << 20), ("gib", 1 << 30), ("kb", 1 << 10), ("mb", 1 << 20),
+                                         ("gb", 1 << 30), ("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30), ("b", 1)]
+        for (suffix, size) in suffixes where digits.lowercased().hasSuffix(suffix) {
+            digits = digits.dropLast(suffix.count)
+            unit = size
+            break
+        }
+        guard let count = Int(digits), count > 0 else {
+            throw UsageError(message: "invalid size '\(text)' for '\(option)': expected bytes or a number with K, M or G, e.g. 256M", command: command)
+        }
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: unit)
+        guard !overflow, bytes >= 1 << 20 else {
+            throw UsageError(message: "size '\(text)' for '\(option)' is out of range: expected at least 1M", command: command)
+        }
+        return bytes
+    }
+
     func port(_ key: String, option: String, command: String) throws -> Int? {
         guard let text = values[key] else { return nil }
         guard let port = Int(text), (0...65535).contains(port) else {

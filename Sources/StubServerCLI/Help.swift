@@ -19,7 +19,7 @@ enum Help {
     static let start = """
     OVERVIEW: Serve stubs from a JSON configuration, reloading it when a file changes.
 
-    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [-q] [--content-length <bytes>]
+    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [--max-memory <size>] [--content-length <bytes>] [-q]
 
     OPTIONS:
       -p, --port <port>       Port to listen on (default: 12306; 0 picks a free port).
@@ -32,6 +32,8 @@ enum Help {
                               Port for 'stubserver shutdown' (default: a free port, printed).
       --host <address>        Address to bind (default: 127.0.0.1). Anything else exposes the
                               stubs to your network.
+      --max-memory <size>     Memory budget for buffered bodies, responses and the journal
+                              (default: 256M). Past it, large requests and responses get 503.
       -q, --quiet             Do not print a line per request.
       --content-length <bytes>
                               Largest request body; larger ones get 413 (default: 10485760).

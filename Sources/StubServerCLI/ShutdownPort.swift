@@ -8,13 +8,29 @@ import Darwin
 /// moco's shutdown protocol: a TCP port on 127.0.0.1 where the line `_SHUTDOWN_MOCO_KEY` stops
 /// the server. The connection is closed once the server has stopped, so the shutdown command
 /// returns only when the stub server is really gone.
+///
+/// It runs on its own thread with `poll` and non-blocking sockets, never on the global dispatch
+/// pool: a flood of silent connections costs a slot each (at most `maxClients`, the oldest
+/// dropped first, each given `clientDeadline` to speak) and cannot starve anything else.
 final class ShutdownPort: @unchecked Sendable {
     static let key = "_SHUTDOWN_MOCO_KEY"
+    /// Clients waited on at once; a newer one pushes out the oldest.
+    static let maxClients = 128
+    /// How long a client may take to send the key.
+    static let clientDeadline: UInt64 = 2_000_000_000
 
     let port: Int
     private let fd: Int32
-    private let source: DispatchSourceRead
     private let onShutdown: @Sendable () -> Void
+    private let lock = NSLock()
+    private var stopped = false
+    private var thread: Thread?
+
+    private struct Client {
+        var fd: Int32
+        var received: [UInt8]
+        var deadline: UInt64
+    }
 
     init(port requested: Int, onShutdown: @escaping @Sendable () -> Void) throws {
         #if canImport(Glibc)
@@ -32,7 +48,7 @@ final class ShutdownPort: @unchecked Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 16) == 0 else {
+        guard bound == 0, listen(fd, 128) == 0 else {
             let code = errno
             closeDescriptor(fd)
             if code == EADDRINUSE { throw RuntimeFailure("shutdown port \(requested) is already in use") }
@@ -42,47 +58,98 @@ final class ShutdownPort: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK)
+        setNonBlocking(fd)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         self.fd = fd
         self.port = Int(UInt16(bigEndian: address.sin_port))
         self.onShutdown = onShutdown
-        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: "stubserver.shutdown-port"))
-        source.setEventHandler { [weak self] in self?.acceptClients() }
-        source.setCancelHandler { closeDescriptor(fd) }
-        source.resume()
+        let thread = Thread { [self] in serve() }
+        thread.name = "stubserver-shutdown-port"
+        self.thread = thread
+        thread.start()
     }
 
-    func stopListening() { source.cancel() }
+    /// Stops accepting; the thread closes the listener within one poll interval.
+    func stopListening() {
+        lock.lock(); stopped = true; lock.unlock()
+    }
 
-    private func acceptClients() {
+    private var isStopped: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return stopped
+    }
+
+    private func serve() {
+        var clients: [Client] = []
+        defer {
+            for client in clients { closeDescriptor(client.fd) }
+            closeDescriptor(fd)
+        }
+        while !isStopped {
+            var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            descriptors += clients.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            // A short timeout bounds both deadline checks and noticing stopListening().
+            let ready = poll(&descriptors, nfds_t(descriptors.count), 100)
+            if ready < 0 && errno != EINTR { return }
+            let now = monotonicNanos()
+            var keep: [Client] = []
+            for (offset, var client) in clients.enumerated() {
+                let events = descriptors[offset + 1].revents
+                var done = false
+                if events != 0 {
+                    var chunk = [UInt8](repeating: 0, count: 256)
+                    let count = chunk.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+                    if count > 0 {
+                        client.received.append(contentsOf: chunk[0..<count])
+                        done = client.received.contains(UInt8(ascii: "\n")) || client.received == Array(Self.key.utf8)
+                            || client.received.count >= 1024
+                    } else if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                        done = true
+                    }
+                }
+                if done || now >= client.deadline {
+                    finish(client)
+                } else {
+                    keep.append(client)
+                }
+            }
+            clients = keep
+            if descriptors[0].revents != 0 { acceptClients(into: &clients, now: now) }
+        }
+    }
+
+    private func acceptClients(into clients: inout [Client], now: UInt64) {
         while true {
             let client = accept(fd, nil, nil)
             if client < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return
             }
-            let onShutdown = onShutdown
-            DispatchQueue.global().async {
-                // Blocking read with a timeout: a client that says nothing cannot hold us.
-                _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL, 0) & ~O_NONBLOCK)
-                var timeout = timeval()
-                timeout.tv_sec = 5
-                setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-                var received: [UInt8] = []
-                var chunk = [UInt8](repeating: 0, count: 256)
-                while received.count < 1024, !received.contains(UInt8(ascii: "\n")) {
-                    let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
-                    if count < 0 && errno == EINTR { continue }
-                    if count <= 0 { break }
-                    received.append(contentsOf: chunk[0..<count])
-                    if received == Array(Self.key.utf8) { break } // a client that sends no newline
-                }
-                let line = String(decoding: received, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                if line == Self.key { onShutdown() }
-                closeDescriptor(client)
+            setNonBlocking(client)
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            if clients.count >= Self.maxClients {
+                closeDescriptor(clients.removeFirst().fd) // a flood pushes out its own oldest
             }
+            clients.append(Client(fd: client, received: [], deadline: now &+ Self.clientDeadline))
         }
+    }
+
+    /// A client that sent the key keeps its connection until the server stopped (on a thread of
+    /// its own, since stopping blocks); any other is closed at once.
+    private func finish(_ client: Client) {
+        let line = String(decoding: client.received, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard line == Self.key else {
+            closeDescriptor(client.fd)
+            return
+        }
+        let onShutdown = onShutdown
+        let descriptor = client.fd
+        let stopper = Thread {
+            onShutdown()
+            closeDescriptor(descriptor)
+        }
+        stopper.name = "stubserver-shutdown"
+        stopper.start()
     }
 
     /// The client side, for `stubserver shutdown -s PORT`: sends the key and waits until the
@@ -112,6 +179,16 @@ final class ShutdownPort: @unchecked Sendable {
         var byte: UInt8 = 0
         while recv(fd, &byte, 1, 0) > 0 {}
     }
+}
+
+private func setNonBlocking(_ fd: Int32) {
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK)
+}
+
+private func monotonicNanos() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
 
 private func closeDescriptor(_ fd: Int32) {

@@ -18,6 +18,7 @@ enum StartCommand {
         .init(names: ["--host"], key: "host", takesValue: true),
         .init(names: ["-q", "--quiet"], key: "quiet", takesValue: false),
         .init(names: ["--content-length"], key: "content-length", takesValue: true),
+        .init(names: ["--max-memory"], key: "max-memory", takesValue: true),
     ]
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -39,6 +40,7 @@ enum StartCommand {
             }
             limits.maxBodyBytes = bytes
         }
+        let maxMemory = try parsed.byteSize("max-memory", option: "--max-memory", command: name)
 
         // The process is ours: a peer vanishing mid-write must never kill it. (The library
         // itself never touches signal dispositions; it uses MSG_NOSIGNAL / SO_NOSIGPIPE.)
@@ -47,6 +49,7 @@ enum StartCommand {
         prepareStopSignals()
 
         var serverOptions = StubServer.Options(host: host, port: port, limits: limits)
+        if let maxMemory { serverOptions.limits.maxMemoryBytes = maxMemory }
         if !quiet {
             serverOptions.logger = { entry in Console.out(entry.description) }
         }
@@ -88,16 +91,18 @@ enum StartCommand {
             }
         }
 
-        var signalSources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            let source = DispatchSource.makeSignalSource(signal: number, queue: DispatchQueue.global())
-            source.setEventHandler { stopOnce.run() }
-            source.resume()
-            signalSources.append(source)
+        // Signals are waited for on a thread of their own (never the global dispatch pool,
+        // which a flood of work can starve), so SIGTERM stops within the graceful-stop time.
+        let signalThread = Thread {
+            var mask = stopSignalMask()
+            var received: Int32 = 0
+            while sigwait(&mask, &received) != 0 {}
+            stopOnce.run()
         }
+        signalThread.name = "stubserver-signals"
+        signalThread.start()
         finished.wait()
         shutdown.stopListening()
-        withExtendedLifetime(signalSources) {}
         return 0
     }
 
@@ -107,23 +112,22 @@ enum StartCommand {
         return path.hasPrefix(directory) ? String(path.dropFirst(directory.count)) : path
     }
 
-    /// Routes SIGINT and SIGTERM to dispatch signal sources. On Linux those read a signalfd,
-    /// which only sees signals blocked in *every* thread, so they are blocked here, before the
-    /// event-loop threads exist and inherit the mask (an ignored signal would be dropped). On
-    /// Darwin, kqueue sees signals whose default action is disabled with SIG_IGN.
+    /// Blocks SIGINT and SIGTERM before any other thread exists, so every thread inherits the
+    /// mask and the signals stay pending until the signal thread's `sigwait` takes them (an
+    /// ignored signal would be dropped; an unblocked one would kill the process).
     private static func prepareStopSignals() {
-        #if canImport(Glibc)
         signal(SIGINT, SIG_DFL) // a shell may start background jobs with SIGINT ignored
         signal(SIGTERM, SIG_DFL)
+        var mask = stopSignalMask()
+        pthread_sigmask(SIG_BLOCK, &mask, nil)
+    }
+
+    private static func stopSignalMask() -> sigset_t {
         var mask = sigset_t()
         sigemptyset(&mask)
         sigaddset(&mask, SIGINT)
         sigaddset(&mask, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &mask, nil)
-        #else
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        #endif
+        return mask
     }
 
     /// Many idle keep-alive clients need descriptors; lift the soft limit to the hard one.

@@ -22,6 +22,9 @@ final class CLIUsageTests: XCTestCase {
         try assertUsageError(["start", "-c", "a.json", "--verbose"], says: "unknown option '--verbose'", hint: "stubserver start --help")
         try assertUsageError(["start", "-c"], says: "missing value for '-c'", hint: "stubserver start --help")
         try assertUsageError(["start", "-c", "a.json", "extra"], says: "unexpected argument 'extra'", hint: "stubserver start --help")
+        try assertUsageError(["start", "-c", "a.json", "--max-memory", "lots"], says: "invalid size 'lots' for '--max-memory': expected bytes or a number with K, M or G, e.g. 256M", hint: "stubserver start --help")
+        try assertUsageError(["start", "-c", "a.json", "--max-memory", "10K"], says: "size '10K' for '--max-memory' is out of range: expected at least 1M", hint: "stubserver start --help")
+        try assertUsageError(["start", "-c", "a.json", "--max-memory", "99999999999999G"], says: "size '99999999999999G' for '--max-memory' is out of range: expected at least 1M", hint: "stubserver start --help")
         try assertUsageError(["shutdown"], says: "missing '-s <shutdown-port>'", hint: "stubserver shutdown --help")
         try assertUsageError(["validate"], says: "missing '-c <config>' or '-g <settings>'", hint: "stubserver validate --help")
     }
@@ -33,7 +36,7 @@ final class CLIUsageTests: XCTestCase {
             XCTAssertTrue(result.stdout.contains { $0.hasPrefix("USAGE: stubserver") }, "\(arguments): \(result.stdout)")
         }
         let start = try StubServerProcess.run(["start", "--help"]).stdout.joined(separator: "\n")
-        for option in ["-p, --port", "-c, --config", "-g, --settings", "-e, --env", "-s, --shutdown-port", "--host", "-q, --quiet"] {
+        for option in ["-p, --port", "-c, --config", "-g, --settings", "-e, --env", "-s, --shutdown-port", "--host", "--max-memory", "-q, --quiet"] {
             XCTAssertTrue(start.contains(option), "start --help lacks \(option)")
         }
     }

@@ -79,8 +79,8 @@ final class HTTPLimitsTests: XCTestCase {
         try assertRefused("POST / HTTP/1.1\r\nContent-Length: 70000\r\n\r\n", status: 413)
         try assertRefused("POST / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n", status: 413)
         let chunk = String(repeating: "z", count: 40000)
-        try assertRefused("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n9c40\r\n\(chunk)\r\n9c40\r\n\(chunk)\r\n0\r\n\r\n", status: 413)
-        try assertRefused("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffffff\r\n", status: 413)
+        try assertRefused("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n9c40\r\n\(chunk)\r\n9c40\r\n\(chunk)\r\n0\r\n\r\n", status: 413)
+        try assertRefused("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffffff\r\n", status: 413)
     }
 
     func testOversizedBodyIsRefusedBeforeItIsSent() throws {
@@ -148,12 +148,14 @@ final class HTTPLimitsTests: XCTestCase {
         server = try startEchoServer(limits: limits)
         let first = try RawHTTPClient(port: server.port)
         let second = try RawHTTPClient(port: server.port)
-        try first.send("GET /1 HTTP/1.1\r\nHost: x\r\n\r\n")
-        XCTAssertEqual(try first.readResponse().status, 200)
-        try second.send("GET /2 HTTP/1.1\r\nHost: x\r\n\r\n")
-        XCTAssertEqual(try second.readResponse().status, 200)
+        // Both busy (an idle one would be displaced to make room; see HTTPSlowClientTests).
+        try first.send("GET /delay/1500 HTTP/1.1\r\nHost: x\r\n\r\n")
+        try second.send("GET /delay/1500 HTTP/1.1\r\nHost: x\r\n\r\n")
+        Thread.sleep(forTimeInterval: 0.2)
         let third = try RawHTTPClient(port: server.port)
-        XCTAssertTrue(third.waitForClose(), "a connection over the limit must be closed, not left hanging")
+        XCTAssertTrue(third.waitForClose(timeout: 1.2), "a connection over the limit must be closed, not left hanging")
+        XCTAssertEqual(try first.readResponse().status, 200)
+        XCTAssertEqual(try second.readResponse().status, 200)
         // Closing one frees a slot.
         first.shutdownWrite()
         XCTAssertTrue(first.waitForClose())

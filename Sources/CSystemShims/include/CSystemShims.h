@@ -8,5 +8,12 @@
 #include <sys/timerfd.h>
 #include <sys/socket.h>
 #include <sys/inotify.h>
+#include <sys/ioctl.h>
+#include <linux/sockios.h>
+/// Bytes written to a TCP socket that the peer has not acknowledged yet (SIOCOUTQ), or -1.
+static inline int cshim_unsent_bytes(int fd) {
+    int value = 0;
+    return ioctl(fd, SIOCOUTQ, &value) == 0 ? value : -1;
+}
 #endif
 #endif

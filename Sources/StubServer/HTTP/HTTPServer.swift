@@ -79,6 +79,8 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     public let configuration: Configuration
+    /// What this server's buffers and anything attached (the journal) may hold together.
+    public let memory: MemoryBudget
     private let responder: any HTTPResponder
     private let onRejection: (@Sendable (HTTPRejection) -> Void)?
 
@@ -92,6 +94,7 @@ public final class HTTPServer: @unchecked Sendable {
         onRejection: (@Sendable (HTTPRejection) -> Void)? = nil
     ) {
         self.configuration = configuration
+        self.memory = MemoryBudget(limit: configuration.limits.maxMemoryBytes)
         self.responder = responder
         self.onRejection = onRejection
     }
@@ -154,7 +157,7 @@ public final class HTTPServer: @unchecked Sendable {
         let count = configuration.eventLoopCount > 0
             ? configuration.eventLoopCount
             : max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let context = ServerContext(limits: configuration.limits, responder: responder, onRejection: onRejection)
+        let context = ServerContext(limits: configuration.limits, memory: memory, responder: responder, onRejection: onRejection)
         var created: [LoopWorker] = []
         do {
             for index in 0..<count {
@@ -204,6 +207,7 @@ public final class HTTPServer: @unchecked Sendable {
 /// What every loop of one server shares: configuration, responder and the connection count.
 final class ServerContext: @unchecked Sendable {
     let limits: HTTPServerLimits
+    let memory: MemoryBudget
     let responder: any HTTPResponder
     let onRejection: (@Sendable (HTTPRejection) -> Void)?
     let headerTimeout: UInt64
@@ -214,8 +218,9 @@ final class ServerContext: @unchecked Sendable {
     private let lock = NSLock()
     private var openConnections = 0
 
-    init(limits: HTTPServerLimits, responder: any HTTPResponder, onRejection: (@Sendable (HTTPRejection) -> Void)?) {
+    init(limits: HTTPServerLimits, memory: MemoryBudget, responder: any HTTPResponder, onRejection: (@Sendable (HTTPRejection) -> Void)?) {
         self.limits = limits
+        self.memory = memory
         self.responder = responder
         self.onRejection = onRejection
         headerTimeout = max(limits.headerReadTimeout.nanoseconds, 1_000_000)
@@ -224,11 +229,19 @@ final class ServerContext: @unchecked Sendable {
         upgradedIdleTimeout = max(limits.upgradedIdleTimeout.nanoseconds, 1_000_000)
     }
 
-    func tryOpen() -> Bool {
+    enum Admission { case open, evictFirst, refuse }
+
+    /// Counts a new connection. At the cap it is still counted while an idle one is evicted
+    /// for it (`evictFirst`), up to a few evictions in flight; beyond that it is refused.
+    func tryOpen() -> Admission {
         lock.lock(); defer { lock.unlock() }
-        guard openConnections < limits.maxConnections else { return false }
+        if openConnections < limits.maxConnections {
+            openConnections += 1
+            return .open
+        }
+        guard openConnections < limits.maxConnections + max(8, limits.maxConnections / 64) else { return .refuse }
         openConnections += 1
-        return true
+        return .evictFirst
     }
 
     func closed() {
@@ -274,6 +287,27 @@ final class LoopWorker: @unchecked Sendable {
         connections[fd] = nil
         context.closed()
         if stopping && connections.isEmpty { exit() }
+    }
+
+    /// When this loop's longest-idle connection went idle (`.max`: none is idle).
+    func oldestIdleSince() -> UInt64 {
+        guard !stopping else { return .max }
+        var oldest = UInt64.max
+        for connection in connections.values where connection.isEvictable { oldest = min(oldest, connection.idleSince) }
+        return oldest
+    }
+
+    /// Closes this loop's longest-idle keep-alive connection to make room for a new client.
+    /// Returns false when none is idle.
+    func evictLongestIdle() -> Bool {
+        guard !stopping else { return false }
+        var victim: HTTPConnection?
+        for connection in connections.values where connection.isEvictable {
+            if victim == nil || connection.idleSince < victim!.idleSince { victim = connection }
+        }
+        guard let victim else { return false }
+        victim.closeNow()
+        return true
     }
 
     func closeAcceptor() {
@@ -349,19 +383,51 @@ final class Acceptor: PollHandler {
                 }
             }
             SystemCalls.setNonBlocking(client)
-            guard owner.context.tryOpen() else {
-                SystemCalls.close(client) // over maxConnections: refuse at once rather than hang
+            let admission = owner.context.tryOpen()
+            guard admission != .refuse else {
+                SystemCalls.close(client) // far over maxConnections: refuse at once rather than hang
                 continue
             }
             SystemCalls.prepareAccepted(client)
             let (host, port) = address.hostAndPort
             let worker = workers[next % workers.count]
             next &+= 1
-            if worker === owner {
-                worker.adopt(client, remoteHost: host, remotePort: port)
+            let adopt: @Sendable () -> Void = { worker.adopt(client, remoteHost: host, remotePort: port) }
+            if admission == .evictFirst {
+                // At the cap: a few idle keep-alive sockets must not lock everyone out, so the
+                // longest-idle one (across all loops) makes room.
+                Self.evictLongestIdle(among: workers, then: { worker.loop.execute(adopt) }, orElse: {
+                    SystemCalls.close(client)
+                    worker.context.closed()
+                })
+            } else if worker === owner {
+                adopt()
             } else {
-                worker.loop.execute { worker.adopt(client, remoteHost: host, remotePort: port) }
+                worker.loop.execute(adopt)
             }
+        }
+    }
+
+    /// Asks every loop when its longest-idle connection went idle, then has the loop with the
+    /// oldest close it (falling back to the others in that order if it got busy meanwhile).
+    private static func evictLongestIdle(among workers: [LoopWorker], then admit: @escaping @Sendable () -> Void, orElse refuse: @escaping @Sendable () -> Void) {
+        let survey = IdleSurvey(expected: workers.count)
+        for (index, worker) in workers.enumerated() {
+            worker.loop.execute {
+                guard let answers = survey.report(worker.oldestIdleSince(), from: index) else { return }
+                let order = answers.enumerated().filter { $0.element != .max }
+                    .sorted { ($0.element, $0.offset) < ($1.element, $1.offset) }.map { workers[$0.offset] }
+                evict(in: order, then: admit, orElse: refuse)
+            }
+        }
+    }
+
+    /// Asks each loop in turn to close its longest-idle connection; `then` once one did.
+    private static func evict(in order: [LoopWorker], then admit: @escaping @Sendable () -> Void, orElse refuse: @escaping @Sendable () -> Void) {
+        guard let first = order.first else { refuse(); return }
+        let rest = Array(order.dropFirst())
+        first.loop.execute {
+            if first.evictLongestIdle() { admit() } else { evict(in: rest, then: admit, orElse: refuse) }
         }
     }
 
@@ -381,5 +447,24 @@ final class Acceptor: PollHandler {
         closed = true
         loop.deregister(fd)
         SystemCalls.close(fd)
+    }
+}
+
+/// Collects one answer per loop; the last to report gets them all.
+final class IdleSurvey: @unchecked Sendable {
+    private let lock = NSLock()
+    private var answers: [UInt64]
+    private var missing: Int
+
+    init(expected: Int) {
+        answers = Array(repeating: .max, count: expected)
+        missing = expected
+    }
+
+    func report(_ since: UInt64, from index: Int) -> [UInt64]? {
+        lock.lock(); defer { lock.unlock() }
+        answers[index] = since
+        missing -= 1
+        return missing == 0 ? answers : nil
     }
 }

@@ -12,18 +12,27 @@ public struct HTTPServerLimits: Sendable, Equatable {
     public var maxHeaderBytes = 64 * 1024
     /// Largest request body before the server answers 413.
     public var maxBodyBytes = 10 * 1024 * 1024
-    /// Time allowed for a request's head (from its first byte, or from connecting) and for each
-    /// stall while its body arrives; past it the server answers 408 and closes.
+    /// Time allowed for a request's head (from its first byte, or from connecting), and the
+    /// base allowance of its body (see `minimumBodyBytesPerSecond`); past it the server answers
+    /// 408 and closes.
     public var headerReadTimeout: Duration = .seconds(10)
+    /// The slowest a request body may arrive: it has `headerReadTimeout` plus one second per
+    /// this many bytes received, in total (not per byte), before the server answers 408.
+    public var minimumBodyBytesPerSecond = 16 * 1024
     /// How long a keep-alive connection may sit between requests (or a blocked write may make
     /// no progress) before it is closed.
     public var idleTimeout: Duration = .seconds(60)
-    /// Open connections at once; beyond this, new connections are closed as soon as accepted.
+    /// Open connections at once. At the cap a new connection displaces the longest-idle
+    /// keep-alive connection; when none is idle it is closed as soon as accepted.
     public var maxConnections = 4096
     /// How long `stop()` lets in-flight requests finish before closing them.
     public var stopTimeout: Duration = .seconds(2)
     /// Unsent response bytes at which the server stops reading more requests on a connection.
     public var outputHighWaterMark = 1024 * 1024
+    /// The server's memory budget: buffered request bodies, buffered response bytes and the
+    /// journal together. Past it, new bodies or responses of 64 KiB or more get 503 (after the
+    /// journal dropped its oldest bodies). `stubserver start --max-memory`.
+    public var maxMemoryBytes = 256 * 1024 * 1024
     /// How long a deferred reply may stay unfulfilled (then `504` and its promise is cancelled),
     /// and how long a streamed body's producer may stay silent (then the connection closes).
     public var replyTimeout: Duration = .seconds(120)
@@ -34,10 +43,13 @@ public struct HTTPServerLimits: Sendable, Equatable {
 }
 
 extension Duration {
-    /// Whole nanoseconds, clamped at zero.
+    /// Whole nanoseconds, clamped to 0...2^62 (about 146 years), so a deadline `now + this`
+    /// never wraps however long a configured latency or timeout is.
     var nanoseconds: UInt64 {
         let parts = components
         guard parts.seconds >= 0, parts.attoseconds >= 0 else { return 0 }
-        return UInt64(parts.seconds) &* 1_000_000_000 &+ UInt64(parts.attoseconds / 1_000_000_000)
+        let ceiling: UInt64 = 1 << 62
+        guard parts.seconds < Int64(ceiling / 1_000_000_000) else { return ceiling }
+        return UInt64(parts.seconds) * 1_000_000_000 + UInt64(parts.attoseconds / 1_000_000_000)
     }
 }

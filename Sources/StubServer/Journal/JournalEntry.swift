@@ -25,6 +25,19 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
 
     public var method: String { request.method }
 
+    /// True when the server dropped the body under memory pressure (`request.body` is empty
+    /// although `bodySize` is not).
+    public var bodyDropped: Bool { request.body.isEmpty && bodySize > 0 }
+
+    /// The same entry without its body, to give memory back.
+    func withoutBody() -> JournalEntry {
+        var request = request
+        request.body = []
+        return JournalEntry(
+            sequence: sequence, request: request, bodyTruncated: true, bodySize: bodySize, stub: stub,
+            status: status, receivedAt: receivedAt, duration: duration, rejection: rejection)
+    }
+
     /// The percent-decoded path, without the query (`/api/v1/stories`).
     public var path: String { RequestFilter.decodedPath(of: request) }
 

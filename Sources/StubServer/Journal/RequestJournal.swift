@@ -1,7 +1,9 @@
 import Foundation
 
 /// Every exchange a server saw, newest last, in a bounded ring buffer: once `capacity` entries
-/// are held, each new one drops the oldest. Bodies are kept up to `bodyExcerptLimit` bytes.
+/// or `byteCapacity` bytes are held, each new one drops the oldest. Bodies are kept up to
+/// `bodyExcerptLimit` bytes. Under memory pressure the server's budget asks it to drop the
+/// bodies of its oldest entries first (`JournalEntry.bodyDropped`).
 /// Safe to read from any thread while the server runs.
 ///
 /// ```swift
@@ -11,6 +13,8 @@ import Foundation
 /// ```
 public final class RequestJournal: @unchecked Sendable {
     public let capacity: Int
+    /// Bytes of requests (bodies, headers, targets) held at most; the oldest entries go first.
+    public let byteCapacity: Int
     public let bodyExcerptLimit: Int
 
     private let lock = NSLock()
@@ -19,11 +23,73 @@ public final class RequestJournal: @unchecked Sendable {
     private var stored = 0
     private var nextSequence = 1
     private var evicted = 0
+    private var heldBytes = 0
+    /// The oldest entry whose body may still be held (bodies are dropped oldest first).
+    private var shedCursor = 0
+    private var budget: MemoryBudget?
 
-    public init(capacity: Int = 10_000, bodyExcerptLimit: Int = 64 * 1024) {
+    public init(capacity: Int = 10_000, byteCapacity: Int = 64 * 1024 * 1024, bodyExcerptLimit: Int = 64 * 1024) {
         self.capacity = max(0, capacity)
+        self.byteCapacity = max(0, byteCapacity)
         self.bodyExcerptLimit = max(0, bodyExcerptLimit)
         ring = []
+    }
+
+    /// Bytes the held entries account for (see `byteCapacity`).
+    public var bytes: Int {
+        lock.lock(); defer { lock.unlock() }
+        return heldBytes
+    }
+
+    /// Counts the journal against `budget`, which may ask it to drop old bodies.
+    func attach(to budget: MemoryBudget) {
+        lock.lock()
+        self.budget = budget
+        budget.adjust(by: heldBytes)
+        lock.unlock()
+        budget.setRelief { [weak self] wanted in self?.dropOldestBodies(atLeast: wanted) ?? 0 }
+    }
+
+    /// What one entry costs: its body excerpt, head fields and a fixed overhead.
+    static func cost(of request: HTTPRequest) -> Int {
+        var total = 160 + request.body.count + request.method.utf8.count + request.target.utf8.count + request.remoteAddress.utf8.count
+        for field in request.headers { total += field.name.utf8.count + field.value.utf8.count + 32 }
+        return total
+    }
+
+    /// Drops the bodies of the oldest entries until `wanted` bytes are freed (or none are
+    /// left) and returns the bytes freed. The entries themselves stay.
+    @discardableResult
+    func dropOldestBodies(atLeast wanted: Int) -> Int {
+        lock.lock()
+        var freed = 0
+        if capacity > 0 {
+            shedCursor = max(shedCursor, 0)
+            while freed < wanted && shedCursor < stored {
+                let slot = (start + shedCursor) % capacity
+                if let entry = ring[slot], !entry.request.body.isEmpty {
+                    freed += entry.request.body.count
+                    ring[slot] = entry.withoutBody()
+                }
+                shedCursor += 1
+            }
+        }
+        heldBytes -= freed
+        let budget = budget
+        lock.unlock()
+        budget?.adjust(by: -freed)
+        return freed
+    }
+
+    /// Removes the oldest entry. Called with the lock held; returns its cost.
+    private func evictOldest() -> Int {
+        let cost = ring[start].map { Self.cost(of: $0.request) } ?? 0
+        ring[start] = nil
+        start = (start + 1) % capacity
+        stored -= 1
+        evicted += 1
+        shedCursor = max(0, shedCursor - 1)
+        return cost
     }
 
     /// Entries held now, oldest first.
@@ -38,7 +104,7 @@ public final class RequestJournal: @unchecked Sendable {
         return stored
     }
 
-    /// Entries dropped to respect `capacity` since the journal was created or cleared.
+    /// Entries dropped to respect `capacity` or `byteCapacity` since the journal was created or cleared.
     public var droppedCount: Int {
         lock.lock(); defer { lock.unlock() }
         return evicted
@@ -76,7 +142,12 @@ public final class RequestJournal: @unchecked Sendable {
         start = 0
         stored = 0
         evicted = 0
+        shedCursor = 0
+        let released = heldBytes
+        heldBytes = 0
+        let budget = budget
         lock.unlock()
+        budget?.adjust(by: -released)
     }
 
     /// Adds an entry and returns it. Called by the server after each reply.
@@ -89,25 +160,30 @@ public final class RequestJournal: @unchecked Sendable {
         let truncated = size > bodyExcerptLimit
         if truncated { kept.body = Array(request.body.prefix(bodyExcerptLimit)) }
         lock.lock()
-        defer { lock.unlock() }
         let entry = JournalEntry(
             sequence: nextSequence, request: kept, bodyTruncated: truncated, bodySize: size, stub: stub,
             status: status, receivedAt: Date(timeIntervalSinceNow: -Double(duration.nanoseconds) / 1e9),
             duration: duration, rejection: rejection
         )
         nextSequence += 1
-        guard capacity > 0 else { evicted += 1; return entry }
-        if ring.isEmpty { ring = Array(repeating: nil, count: min(capacity, 1024)) }
-        if stored < capacity {
-            let slot = (start + stored) % capacity
-            if slot >= ring.count { ring.append(contentsOf: repeatElement(nil, count: min(capacity, ring.count * 2) - ring.count)) }
-            ring[slot] = entry
-            stored += 1
-        } else {
-            ring[start] = entry
-            start = (start + 1) % capacity
+        let cost = Self.cost(of: kept)
+        guard capacity > 0, cost <= byteCapacity else {
             evicted += 1
+            lock.unlock()
+            return entry
         }
+        var delta = cost
+        if ring.isEmpty { ring = Array(repeating: nil, count: min(capacity, 1024)) }
+        if stored == capacity { delta -= evictOldest() }
+        while stored > 0 && heldBytes + delta > byteCapacity { delta -= evictOldest() }
+        let slot = (start + stored) % capacity
+        if slot >= ring.count { ring.append(contentsOf: repeatElement(nil, count: min(capacity, ring.count * 2) - ring.count)) }
+        ring[slot] = entry
+        stored += 1
+        heldBytes += delta
+        let budget = budget
+        lock.unlock()
+        budget?.adjust(by: delta)
         return entry
     }
 }

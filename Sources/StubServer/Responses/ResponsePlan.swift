@@ -61,6 +61,7 @@ final class ResponsePlan: Sendable {
         } catch {
             return failure("could not build its response: \(error.message)")
         }
+        if let file = draft.streamedFile { return file.reply(head: draft.response, delay: draft.delay) }
         return HTTPReply(.response(draft.response), delay: draft.delay)
     }
 
@@ -97,9 +98,12 @@ struct ResponseDraft {
     var delay: Duration = .zero
     /// Streamed, fault or websocket: the draft becomes that kind of reply.
     var live: LivePlan?
+    /// A large file sent from its descriptor instead of `body`.
+    var streamedFile: StreamedFileBody?
 
     mutating func setBody(_ bytes: [UInt8], contentType: String) {
         body = bytes
+        streamedFile = nil
         if contentTypeIsDefault {
             headers.remove(name: "Content-Type")
             contentTypeIsDefault = false
@@ -155,6 +159,17 @@ enum BodyPlan: Sendable {
 
     var isStatic: Bool { if case .bytes = self { true } else { false } }
 
+    /// Sets the draft's body; a large file served as it is streams from its descriptor.
+    func apply(to draft: inout ResponseDraft, input: TemplateContext?) throws(ResponseFailure) {
+        if case .file(let file) = self, let (streamed, contentType) = try file.openStreamed(input) {
+            draft.setBody([], contentType: contentType)
+            draft.streamedFile = streamed
+            return
+        }
+        let (bytes, contentType) = try produce(input)
+        draft.setBody(bytes, contentType: contentType)
+    }
+
     func produce(_ input: TemplateContext?) throws(ResponseFailure) -> (bytes: [UInt8], contentType: String) {
         switch self {
         case .bytes(let bytes, let contentType):
@@ -180,6 +195,19 @@ struct FilePlan: Sendable {
     /// Only literal names fall back to the working directory (moco's rule); names built from
     /// the request never do.
     var fallback: String?
+
+    /// The file opened for streaming when it is served as it is and large; nil to read it whole.
+    func openStreamed(_ input: TemplateContext?) throws(ResponseFailure) -> (StreamedFileBody, contentType: String)? {
+        guard !rendersContent else { return nil }
+        let fileName = try name.render(input)
+        var resolved = ConfinedFiles.resolve(fileName, root: root)
+        if case .failure(let failure) = resolved, failure.isNotFound, name.isStatic, let fallback, fallback != root {
+            let second = ConfinedFiles.resolve(fileName, root: fallback)
+            if case .success = second { resolved = second }
+        }
+        guard case .success(let path) = resolved, let streamed = StreamedFileBody.open(path) else { return nil }
+        return (streamed, ContentTypes.forFile(named: fileName, charset: charset))
+    }
 
     func produce(_ input: TemplateContext?) throws(ResponseFailure) -> (bytes: [UInt8], contentType: String) {
         let fileName = try name.render(input)
@@ -252,8 +280,7 @@ enum ResponseStep: Sendable {
     func apply(to draft: inout ResponseDraft, input: TemplateContext?) throws(ResponseFailure) {
         switch self {
         case .body(let body):
-            let (bytes, contentType) = try body.produce(input)
-            draft.setBody(bytes, contentType: contentType)
+            try body.apply(to: &draft, input: input)
         case .status(let status):
             draft.status = status
         case .header(let name, let value):
@@ -277,8 +304,7 @@ enum ResponseStep: Sendable {
             draft.version = version
         case .attachment(let filename, let body):
             draft.headers.replaceOrAdd(name: "Content-Disposition", value: "attachment; filename=\(filename)")
-            let (bytes, contentType) = try body.produce(input)
-            draft.setBody(bytes, contentType: contentType)
+            try body.apply(to: &draft, input: input)
         case .sequence(let counter, let alternatives):
             for step in alternatives[counter.next()] { try step.apply(to: &draft, input: input) }
         case .cors(let policy):

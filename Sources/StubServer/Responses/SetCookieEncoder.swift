@@ -41,7 +41,9 @@ enum SetCookieEncoder {
     static func httpDate(_ date: Date) -> String {
         let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]  // 1970-01-01 was a Thursday
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        // Clamped to years 1...9999: `Int(Double)` traps past Int.max, and a huge Max-Age is config data.
+        let raw = date.timeIntervalSince1970.rounded(.down)
+        let seconds = raw.isNaN ? 0 : Int(min(max(raw, -62_135_596_800), 253_402_300_799))
         var dayNumber = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - dayNumber * 86_400
         let weekday = days[((dayNumber % 7) + 7) % 7]

@@ -144,14 +144,7 @@ struct TemplateEvaluator {
             guard let found else { throw TemplateRenderError("\(expression.display) is missing", isMissing: true) }
             return .string(found)
         case .json(.array(let elements)):
-            guard case .number(let value, _) = key, value >= 0, value == value.rounded() else {
-                throw TemplateRenderError("\(expression.display): a list index must be a whole number")
-            }
-            // Compared as a Double first: Int(1e300) would trap.
-            guard value < Double(elements.count) else {
-                throw TemplateRenderError("\(expression.display) is missing: the list has \(elements.count) elements", isMissing: true)
-            }
-            let position = Int(value)
+            let position = try Self.listPosition(key, expression: expression)
             guard position < elements.count else {
                 throw TemplateRenderError("\(expression.display) is missing: the list has \(elements.count) elements", isMissing: true)
             }
@@ -163,14 +156,7 @@ struct TemplateEvaluator {
             guard let value = object[name] else { throw TemplateRenderError("\(expression.display) is missing", isMissing: true) }
             return .from(value)
         case .list(let elements):
-            guard case .number(let value, _) = key, value >= 0, value == value.rounded() else {
-                throw TemplateRenderError("\(expression.display): a list index must be a whole number")
-            }
-            // Compared as a Double first: Int(1e300) would trap.
-            guard value < Double(elements.count) else {
-                throw TemplateRenderError("\(expression.display) is missing: the list has \(elements.count) elements", isMissing: true)
-            }
-            let position = Int(value)
+            let position = try Self.listPosition(key, expression: expression)
             guard position < elements.count else {
                 throw TemplateRenderError("\(expression.display) is missing: the list has \(elements.count) elements", isMissing: true)
             }
@@ -181,6 +167,22 @@ struct TemplateEvaluator {
             break
         }
         throw TemplateRenderError("\(expression.display): cannot index \(kindName(base))")
+    }
+
+    /// A list index from request data, checked: `Int(value)` traps on 1e300, infinity or NaN,
+    /// and a client's JSON must never take the server down.
+    static func listPosition(_ key: TemplateValue, expression: TemplateExpression) throws(TemplateRenderError) -> Int {
+        guard case .number(let value, let text) = key else {
+            throw TemplateRenderError("\(expression.display): a list index must be a whole number")
+        }
+        let shown = text ?? (value.isFinite ? DecimalPattern.mocoDefault.format(value) : "\(value)")
+        guard value.isInfinite || value == value.rounded() else {
+            throw TemplateRenderError("\(expression.display): a list index must be a whole number, got \(shown)")
+        }
+        guard value >= 0, let position = Int(exactly: value) else {
+            throw TemplateRenderError("\(expression.display): the list index \(shown) is out of range")
+        }
+        return position
     }
 
     func kindName(_ value: TemplateValue) -> String {

@@ -54,7 +54,8 @@ final class RawHTTPClient {
     private var buffer: [UInt8] = []
 
     /// Connects to 127.0.0.1:`port`; reads give up after `timeout` seconds.
-    init(port: Int, host: String = "127.0.0.1", timeout: TimeInterval = 15) throws {
+    /// `receiveBuffer` shrinks SO_RCVBUF, for clients that read slowly or not at all.
+    init(port: Int, host: String = "127.0.0.1", timeout: TimeInterval = 15, receiveBuffer: Int32? = nil) throws {
         #if canImport(Glibc)
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -62,6 +63,10 @@ final class RawHTTPClient {
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
+        if let receiveBuffer {
+            var size = receiveBuffer // before connect, so the window is small from the start
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -112,6 +117,20 @@ final class RawHTTPClient {
 
     /// Half-closes: no more bytes from us, the server may still answer.
     func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// One `recv` of at most `limit` bytes straight from the socket (buffered bytes first);
+    /// empty at end of stream, nil on a timeout or error.
+    func receiveSome(limit: Int) -> [UInt8]? {
+        if !buffer.isEmpty {
+            let taken = Array(buffer.prefix(limit))
+            buffer.removeFirst(taken.count)
+            return taken
+        }
+        var chunk = [UInt8](repeating: 0, count: limit)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard count >= 0 else { return nil }
+        return Array(chunk[0..<count])
+    }
 
     /// What a read after the server closed reports: true for a reset (ECONNRESET), false for
     /// an orderly end of stream, nil if the connection is still open after `timeout`.
@@ -262,5 +281,12 @@ final class RawHTTPClient {
         let client = try RawHTTPClient(port: port)
         try client.send(request)
         return try client.readResponse(forHEAD: forHEAD)
+    }
+}
+
+extension RawHTTPClient {
+    /// `GET target` on a fresh connection that closes afterwards.
+    static func get(port: Int, _ target: String) throws -> RawHTTPResponse {
+        try exchange(port: port, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
     }
 }

@@ -45,6 +45,17 @@ final class HTTPConnection: PollHandler {
     private var stopping = false
     private var isClosed = false
     private var lingerDiscarded = 0
+    /// When the current request's body started, and how many bytes of it arrived since.
+    private var bodyStartedAt: UInt64 = 0
+    private var bodyBytesReceived = 0
+    /// Bytes this connection counts against the memory budget now, and the announced size of
+    /// the body being read (reserved when its head arrived).
+    private var memoryCharged = 0
+    private var bodyReserved = 0
+    /// The kernel send queue's size when a stalled write was last checked.
+    private var kernelQueueAtLastCheck = Int.max
+    /// When the connection last became idle between requests (for slot eviction).
+    private(set) var idleSince: UInt64
 
     /// A reply that outlives one write (deferred, streamed, upgraded); see "Reply kinds" below.
     private var inFlight = InFlightReply.none
@@ -73,6 +84,12 @@ final class HTTPConnection: PollHandler {
         let now = SystemCalls.monotonicNanos()
         deadline = now &+ worker.context.headerTimeout
         lastWriteProgress = now
+        idleSince = now
+    }
+
+    /// Idle between requests with nothing to send: the connection a new client may displace.
+    var isEvictable: Bool {
+        !isClosed && phase == .idle && output.isEmpty && input.isEmpty && !awaitingReply && !closeWhenFlushed
     }
 
     // MARK: Events
@@ -92,6 +109,7 @@ final class HTTPConnection: PollHandler {
     private func readAvailable(force: Bool) {
         guard readInterest || force else { return }
         var rounds = 0
+        var bytesRead = 0
         reading: while rounds < 4 {
             input.reserve(16 * 1024)
             let space = input.writableCount
@@ -99,6 +117,7 @@ final class HTTPConnection: PollHandler {
             case .bytes(let count):
                 input.didWrite(count)
                 rounds += 1
+                bytesRead += count
                 if count < space { break reading }
             case .wouldBlock:
                 break reading
@@ -118,8 +137,9 @@ final class HTTPConnection: PollHandler {
         if phase == .idle && !input.isEmpty {
             phase = .head
             deadline = now &+ context.headerTimeout
-        } else if phase == .body && rounds > 0 {
-            deadline = now &+ context.headerTimeout
+        } else if phase == .body && bytesRead > 0 {
+            bodyBytesReceived += bytesRead
+            deadline = bodyDeadline()
         }
         process()
         if peerClosed && !isClosed { peerDidClose() }
@@ -172,10 +192,30 @@ final class HTTPConnection: PollHandler {
             input.consume(consumed)
             switch step {
             case .needMore:
+                if phase == .head && input.isEmpty && !parser.isMidRequest {
+                    // Only stray CRLFs between requests: still idle, not a head in progress.
+                    phase = .idle
+                    idleSince = worker.loop.now
+                    deadline = worker.loop.now &+ context.idleTimeout
+                }
+                if phase == .body && parser.bufferedBodyBytes >= context.memory.largeWork && context.memory.isExhausted
+                    && bodyReserved == 0 {
+                    rejectForMemory(parser.pendingRequestLine) // a chunked body growing past the budget
+                }
                 return false
             case .headComplete(let framing):
+                if case .length(let length) = framing.body {
+                    // A large upload must fit the budget (after the journal shed old bodies).
+                    guard context.memory.admit(length) else {
+                        rejectForMemory(parser.pendingRequestLine)
+                        return false
+                    }
+                    bodyReserved = length
+                }
                 phase = .body
-                deadline = worker.loop.now &+ context.headerTimeout
+                bodyStartedAt = worker.loop.now
+                bodyBytesReceived = input.readableCount
+                deadline = bodyDeadline()
                 if framing.expectsContinue && input.isEmpty {
                     output.append("HTTP/1.1 100 Continue\r\n\r\n")
                 }
@@ -189,7 +229,22 @@ final class HTTPConnection: PollHandler {
         return false
     }
 
+    /// A body gets `headerReadTimeout` plus the time its bytes so far would take at the minimum
+    /// rate: a total deadline, so a byte every few seconds cannot hold the connection forever.
+    private func bodyDeadline() -> UInt64 {
+        let rate = UInt64(max(1, context.limits.minimumBodyBytesPerSecond))
+        let earned = UInt64(max(0, bodyBytesReceived)) &* 1_000_000_000 / rate
+        return bodyStartedAt &+ context.headerTimeout &+ earned
+    }
+
+    /// 503 for work the memory budget cannot take now; the client may retry later.
+    private func rejectForMemory(_ line: (method: String?, target: String?)) {
+        reject(HTTPParseFailure(status: 503, reason: "the server is at its memory budget (\(context.memory.limit) bytes); try again later"),
+               method: line.method, target: line.target)
+    }
+
     private func dispatch(_ parsed: HTTPRequest, _ framing: RequestFraming) {
+        bodyReserved = 0 // the body is the responder's now
         var request = parsed
         request.remoteAddress = remoteHost
         request.remotePort = remotePort
@@ -235,7 +290,17 @@ final class HTTPConnection: PollHandler {
         updateInterest()
     }
 
-    private func deliver(_ reply: HTTPReply, version requestVersion: HTTPVersion, framing: RequestFraming, started: UInt64) {
+    private func deliver(_ original: HTTPReply, version requestVersion: HTTPVersion, framing: RequestFraming, started: UInt64) {
+        var reply = original
+        if !framing.isHead, let size = Self.bufferedBodySize(of: reply), size >= context.memory.largeWork,
+           !context.memory.admit(size) {
+            // A large buffered response past the budget: refuse it rather than grow.
+            var headers = HTTPHeaders()
+            headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+            headers.add(name: "Retry-After", value: "1")
+            let reason = "the server is at its memory budget (\(context.memory.limit) bytes); try again later\n"
+            reply = HTTPReply(.response(HTTPResponse(status: 503, headers: headers, body: Array(reason.utf8))), onSent: reply.onSent)
+        }
         var keepAlive = framing.keepAlive && !stopping && !worker.stopping
         let status: Int
         let body: [UInt8]
@@ -280,6 +345,14 @@ final class HTTPConnection: PollHandler {
         finishReply(status: status, keepAlive: keepAlive, onSent: reply.onSent, started: started)
     }
 
+    private static func bufferedBodySize(of reply: HTTPReply) -> Int? {
+        switch reply.payload {
+        case .response(let response): response.body.count
+        case .prepared(let prepared): prepared.response.body.count
+        default: nil
+        }
+    }
+
     /// The end of every answered reply: report it, then wait for the next request or close.
     private func finishReply(status: Int, keepAlive: Bool, onSent: (@Sendable (Int, Duration) -> Void)?, started: UInt64) {
         if !keepAlive {
@@ -290,6 +363,7 @@ final class HTTPConnection: PollHandler {
         }
         onSent?(status, .nanoseconds(Int64(SystemCalls.monotonicNanos() &- started)))
         phase = .idle
+        idleSince = worker.loop.now
         deadline = worker.loop.now &+ context.idleTimeout
         if !input.isEmpty {
             phase = .head
@@ -328,7 +402,7 @@ final class HTTPConnection: PollHandler {
         output.append("Content-Type: text/plain; charset=utf-8\r\nContent-Length: ")
         output.append(decimal: body.utf8.count)
         output.append("\r\nConnection: close\r\n\r\n")
-        output.append(body)
+        if method != "HEAD" { output.append(body) } // a HEAD answer never has a body, errors included
         closeWhenFlushed = true
         lingerOnClose = true
         phase = .responding
@@ -351,12 +425,30 @@ final class HTTPConnection: PollHandler {
     // MARK: Output
 
     private func flush() {
+        flushOutput()
+        accountMemory()
+    }
+
+    /// Brings this connection's share of the server's memory budget up to date: unsent output
+    /// plus the request body being read (or the size it announced, reserved up front).
+    private func accountMemory() {
+        guard !isClosed else { return }
+        let held = output.readableCount + max(bodyReserved, input.readableCount + parser.bufferedBodyBytes)
+        if held != memoryCharged {
+            context.memory.adjust(by: held - memoryCharged)
+            memoryCharged = held
+        }
+    }
+
+    private func flushOutput() {
+        let hadOutput = !output.isEmpty
         while !output.isEmpty {
             let pending = output.readable
             switch SystemCalls.send(fd, pending.baseAddress!, count: pending.count) {
             case .bytes(let count):
                 output.consume(count)
                 lastWriteProgress = worker.loop.now
+                kernelQueueAtLastCheck = .max
             case .wouldBlock:
                 updateInterest()
                 return
@@ -365,6 +457,8 @@ final class HTTPConnection: PollHandler {
                 return
             }
         }
+        // A client still reading a reply is not idle: its idle time starts when the last byte left.
+        if hadOutput && phase == .idle { deadline = worker.loop.now &+ context.idleTimeout }
         output.shrinkIfIdle(above: 256 * 1024)
         input.shrinkIfIdle(above: 256 * 1024)
         if case .stream = inFlight { pumpStream() }
@@ -426,8 +520,18 @@ final class HTTPConnection: PollHandler {
     func checkDeadline(now: UInt64) {
         guard !isClosed else { return }
         if !output.isEmpty && now &- lastWriteProgress > context.idleTimeout {
-            closeNow() // the client stopped reading
-            return
+            // Writability is only signalled once much of the socket buffer is free, so a slow
+            // reader may still be taking bytes: it is stalled only if the kernel's queue did
+            // not shrink either.
+            flush()
+            if isClosed { return }
+            if let queued = SystemCalls.unsentBytes(fd), queued < kernelQueueAtLastCheck {
+                lastWriteProgress = now
+                kernelQueueAtLastCheck = queued
+            } else if !output.isEmpty && now &- lastWriteProgress > context.idleTimeout {
+                closeNow() // the client stopped reading
+                return
+            }
         }
         if now >= replyDeadline {
             replyTimedOut()
@@ -439,6 +543,8 @@ final class HTTPConnection: PollHandler {
         }
         guard now >= deadline else { return }
         switch phase {
+        case .idle where !output.isEmpty:
+            break // still writing: only a write stall (above) ends it
         case .idle, .lingering:
             closeNow()
         case .head, .body:
@@ -476,6 +582,8 @@ final class HTTPConnection: PollHandler {
         replyTimer = nil
         pendingOnSent?()
         pendingOnSent = nil
+        context.memory.adjust(by: -memoryCharged)
+        memoryCharged = 0
         worker.loop.deregister(fd)
         if resetOnClose { SystemCalls.setResetOnClose(fd) }
         SystemCalls.close(fd)

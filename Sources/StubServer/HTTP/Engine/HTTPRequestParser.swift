@@ -76,10 +76,16 @@ struct HTTPRequestParser {
         return true
     }
 
+    /// Body bytes of the current request held so far (counted against the memory budget).
+    var bufferedBodyBytes: Int { body.count }
+
     /// Method and target of the request whose body is being read, for error reports.
     var pendingRequestLine: (method: String?, target: String?) {
         (pending?.method, pending?.target)
     }
+
+    /// Longest chunk-size line (size, extensions, CRLF) accepted.
+    static let maxChunkLineBytes = 4096
 
     private static let newline = UInt8(ascii: "\n")
     private static let cr = UInt8(ascii: "\r")
@@ -219,6 +225,7 @@ struct HTTPRequestParser {
         var connectionClose = false
         var connectionKeepAlive = false
         var expect: String?
+        var hostCount = 0
         var lineStart = requestLineEnd + 1
         while lineStart < head.count {
             var lineEnd = lineStart
@@ -264,6 +271,8 @@ struct HTTPRequestParser {
                 }
             case 6 where HTTPHeaders.sameName(name, "Expect"):
                 expect = value
+            case 4 where HTTPHeaders.sameName(name, "Host"):
+                hostCount += 1
             default:
                 break
             }
@@ -296,6 +305,10 @@ struct HTTPRequestParser {
             }
             framing.expectsContinue = version.minor >= 1 && framing.body != .none
         }
+        // RFC 9112 §3.2: an HTTP/1.1 request has exactly one Host; none, or two, is a 400.
+        // (Checked after framing, so a body that is too large still gets its 413.)
+        if hostCount > 1 { return bad("more than one Host header") }
+        if hostCount == 0 && version.minor >= 1 { return bad("an HTTP/1.1 request needs a Host header") }
         framing.keepAlive = version.minor >= 1 ? !connectionClose : (connectionKeepAlive && !connectionClose)
         return .success((HTTPRequest(method: method, target: target, version: version, headers: headers), framing))
     }
@@ -320,16 +333,22 @@ struct HTTPRequestParser {
                 return (consumed, finish())
             case .chunkSize:
                 let available = count - consumed
-                guard available > 0, let found = memchr(bytes.baseAddress! + consumed, Int32(Self.newline), available) else {
-                    if available > 4096 { return (consumed, .failed(.init(status: 400, reason: "chunk size line too long"))) }
+                // The same limit whether the line came in one read or many, so the answer never
+                // depends on how the client's bytes were split.
+                let searched = min(available, Self.maxChunkLineBytes + 1)
+                guard available > 0, let found = memchr(bytes.baseAddress! + consumed, Int32(Self.newline), searched) else {
+                    if available > Self.maxChunkLineBytes { return (consumed, .failed(.init(status: 400, reason: "chunk size line longer than \(Self.maxChunkLineBytes) bytes"))) }
                     return (consumed, .needMore)
                 }
                 let lineEnd = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 var index = consumed
                 var size = 0
                 var digits = 0
+                var significant = 0
                 while index < lineEnd, let digit = Self.hexValue(bytes[index]) {
-                    if digits >= 15 { return (consumed, .failed(.init(status: 413, reason: "request body larger than \(maxBodyBytes) bytes"))) }
+                    // Leading zeros add nothing: only significant digits can overflow.
+                    if significant > 0 || digit != 0 { significant += 1 }
+                    if significant > 15 { return (consumed, .failed(.init(status: 413, reason: "request body larger than \(maxBodyBytes) bytes"))) }
                     size = size << 4 | digit
                     digits += 1
                     index += 1

@@ -90,6 +90,19 @@ enum SystemCalls {
     }
 
     /// Monotonic clock in nanoseconds (never goes backwards, unaffected by wall-clock changes).
+    /// Bytes still in the kernel's send queue (not yet taken by the peer), or nil if unknown.
+    /// Lets a slow reader's progress show even while the socket is not writable.
+    static func unsentBytes(_ fd: Int32) -> Int? {
+        #if canImport(Glibc)
+        let value = cshim_unsent_bytes(fd)
+        return value >= 0 ? Int(value) : nil
+        #else
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        return getsockopt(fd, SOL_SOCKET, SO_NWRITE, &value, &length) == 0 ? Int(value) : nil
+        #endif
+    }
+
     static func monotonicNanos() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
