@@ -33,7 +33,12 @@ public enum ConfigLoader {
         config path: String,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) throws -> LoadedConfig {
+        try load(config: path, workingDirectory: workingDirectory, options: RouterOptions())
+    }
+
+    static func load(config path: String, workingDirectory: String, options: RouterOptions) throws -> LoadedConfig {
         var run = LoadRun(workingDirectory: workingDirectory, environment: nil)
+        run.routerOptions = options
         run.loadTopLevel(path, option: "-c")
         return try run.finish()
     }
@@ -45,7 +50,12 @@ public enum ConfigLoader {
         environment: String?,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) throws -> LoadedConfig {
+        try load(settings: path, environment: environment, workingDirectory: workingDirectory, options: RouterOptions())
+    }
+
+    static func load(settings path: String, environment: String?, workingDirectory: String, options: RouterOptions) throws -> LoadedConfig {
         var run = LoadRun(workingDirectory: workingDirectory, environment: environment)
+        run.routerOptions = options
         run.loadTopLevel(path, option: "-g")
         return try run.finish()
     }
@@ -76,6 +86,11 @@ struct LoadRun {
     private var sources: [String: [UInt8]] = [:]
     private var reparsed: [String: JSONNode] = [:]
     private var fileOrder: [String] = []
+    /// How often each file was loaded: a file included twice names its second copy's stubs
+    /// `file(2)#i`, so no two stubs share a name.
+    private var loadCounts: [String: Int] = [:]
+    /// Scenario states and the reserved admin prefix for the router `finish` builds.
+    var routerOptions = RouterOptions()
 
     static let maximumIncludeDepth = 32
 
@@ -144,7 +159,7 @@ struct LoadRun {
     }
 
     private mutating func load(_ file: String, inherited: Inherited, chain: [String], origin: Origin?) {
-        let name = displayName(file)
+        var name = displayName(file)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
             report(origin, file: name, "cannot read \(quoted(name)): no such file")
@@ -155,6 +170,9 @@ struct LoadRun {
             return
         }
         if !watched.contains(file) { watched.append(file) }
+        let occurrence = loadCounts[file, default: 0] + 1
+        loadCounts[file] = occurrence
+        if occurrence > 1 { name += "(\(occurrence))" }
         let bytes = [UInt8](data)
         let root: JSONNode
         do throws(JSONSyntaxError) {
@@ -314,7 +332,7 @@ struct LoadRun {
     mutating func finish() throws -> LoadedConfig {
         var router: Router?
         do {
-            router = try Router(stubs: stubs)
+            router = try Router(stubs: stubs, options: routerOptions)
         } catch let error as ConfigError {
             for diagnostic in error.diagnostics {
                 var placed = diagnostic

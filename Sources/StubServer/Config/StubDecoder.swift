@@ -46,7 +46,7 @@ struct StubDecoder {
         var settings: [(sessionsBefore: Int, entry: SettingsEntry)] = []
     }
 
-    static let sessionKeys = ["request", "response", "redirectTo", "description"]
+    static let sessionKeys = ["request", "response", "redirectTo", "description", "scenario"]
     static let sessionSuggestions = sessionKeys + ["include", "file_root", "context"]
     /// Keys that make an entry a settings entry rather than a session.
     static let settingsOnlyKeys = ["include", "context", "file_root", "env"]
@@ -184,10 +184,59 @@ struct StubDecoder {
         } else if fields["redirectTo"] != nil && fields["request"] == nil {
             report(path() + ".redirectTo", "redirectTo needs a \"request\" to match", at: fields["redirectTo"]?.offset)
         }
+        let scenario = fields["scenario"].flatMap { decodeScenario($0, at: path() + ".scenario") }
         guard diagnostics.count == before else { return nil }
-        return StubDefinition(
+        var definition = StubDefinition(
             request: request, response: response, redirectTo: redirectTo, description: description, scope: scope,
             reference: StubReference(file: file, index: index))
+        definition.scenario = scenario
+        return definition
+    }
+
+    /// `"scenario": {"name": "cart", "requires": "Started", "next": "HasItem"}` (a Rehearsal
+    /// extension, WireMock's stateful scenarios).
+    private mutating func decodeScenario(_ node: JSONNode, at path: @autoclosure () -> String) -> StubScenario? {
+        let before = diagnostics.count
+        guard let fields = members(node, at: path(), allowed: ["name", "requires", "next"]) else { return nil }
+        guard let nameNode = fields["name"] else {
+            report(path(), "a scenario needs \"name\" (and \"requires\" and/or \"next\")", at: node.offset)
+            return nil
+        }
+        let name = string(nameNode, at: path() + ".name")
+        if let name, name.isEmpty { report(path() + ".name", "expected a scenario name, got an empty string", at: nameNode.offset) }
+        let requires = fields["requires"].flatMap { string($0, at: path() + ".requires") }
+        let next = fields["next"].flatMap { string($0, at: path() + ".next") }
+        if fields["requires"] == nil && fields["next"] == nil {
+            report(path(), "a scenario needs \"requires\" (the state it answers in) and/or \"next\" (the state it moves to)", at: node.offset)
+        }
+        guard diagnostics.count == before, let name else { return nil }
+        return StubScenario(name: name, requires: requires, next: next)
+    }
+
+    /// Sessions posted to the admin API: one session object or an array of them; settings
+    /// entries are refused (an include names files on the server's disk).
+    mutating func decodeAdminSessions(_ root: JSONNode, scope: StubScope) -> [StubDefinition] {
+        if root.members != nil {
+            return decodeSession(root, index: 0, scope: scope, at: "").map { [$0] } ?? []
+        }
+        guard let elements = root.elements else {
+            expected("a session object or an array of them", at: "", got: root)
+            return []
+        }
+        var sessions: [StubDefinition] = []
+        for (index, element) in elements.enumerated() {
+            if let list = element.members, let key = list.first(where: { Self.settingsOnlyKeys.contains($0.key) })?.key {
+                report("[\(index)]" + JSONPathText.key(key), "settings entries (include, context, file_root, env) are not accepted here; post sessions", at: element.offset)
+                continue
+            }
+            if let session = decodeSession(element, index: index, scope: scope, at: "[\(index)]") { sessions.append(session) }
+        }
+        return sessions
+    }
+
+    /// A request matcher object on its own (journal filters, the admin API's queries).
+    mutating func decodeRequestMatcher(_ node: JSONNode) -> RequestPattern? {
+        decodeRequest(node, at: "")
     }
 
     // MARK: - Scalars

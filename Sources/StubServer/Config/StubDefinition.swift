@@ -28,6 +28,8 @@ public struct StubDefinition: Sendable {
     public var scope: StubScope
     /// Where the session was written; `Router` numbers Swift-built stubs `stubs#i`.
     public var reference: StubReference?
+    /// A stateful scenario: the stub answers only in `requires` and then moves to `next`.
+    public var scenario: StubScenario? = nil
 
     public init(
         request: RequestPattern?,
@@ -69,6 +71,39 @@ public struct StubDefinition: Sendable {
     }
 
     public var isCatchAll: Bool { request == nil }
+
+    /// A copy that takes part in a stateful scenario (see `StubScenario`).
+    public func inScenario(_ name: String, requires: String? = nil, next: String? = nil) -> StubDefinition {
+        var copy = self
+        copy.scenario = StubScenario(name: name, requires: requires, next: next)
+        return copy
+    }
+}
+
+/// WireMock's stateful scenarios, as a Rehearsal extension of moco's session object:
+/// `"scenario": {"name": "cart", "requires": "Started", "next": "HasItem"}`. Every scenario
+/// starts in `Started`; a stub with `requires` matches only in that state, and a stub with
+/// `next` moves the scenario there when it answers.
+///
+/// ```swift
+/// StubDefinition(request: .post("/api/v1/stories/101/upvote"), response: .json(["ok": true]))
+///     .inScenario("votes", requires: StubScenario.started, next: "Upvoted")
+/// ```
+public struct StubScenario: Sendable, Hashable {
+    /// The state every scenario starts in (and returns to on reset).
+    public static let started = "Started"
+
+    public var name: String
+    /// The state the stub answers in; nil: any state.
+    public var requires: String?
+    /// The state the scenario moves to when the stub answers; nil: stays.
+    public var next: String?
+
+    public init(name: String, requires: String? = nil, next: String? = nil) {
+        self.name = name
+        self.requires = requires
+        self.next = next
+    }
 }
 
 /// What a settings entry (`{"include": …, "context": …, "file_root": …, "request": …,

@@ -16,11 +16,16 @@ final class CompiledStub: Sendable {
     /// The `uri` `path` pattern whose captures templates read as `req.path.name`.
     let pathPattern: AntPathPattern?
     let plan: ResponsePlan
+    /// The stateful scenario this stub takes part in, and where its states live.
+    let scenario: StubScenario?
+    let scenarioStates: ScenarioStates?
 
     init(
         reference: StubReference, summary: String?, conditions: [RequestCondition], isCatchAll: Bool,
-        pathPattern: AntPathPattern?, plan: ResponsePlan
+        pathPattern: AntPathPattern?, plan: ResponsePlan, scenario: StubScenario? = nil, scenarioStates: ScenarioStates? = nil
     ) {
+        self.scenario = scenario
+        self.scenarioStates = scenarioStates
         self.reference = reference
         self.summary = summary
         // Stable insertion sort (a stub has a handful of conditions): equal costs keep the
@@ -81,7 +86,10 @@ final class CompiledStub: Sendable {
     }
 
     func reply(_ view: RequestView) -> HTTPReply {
-        plan.reply(TemplateContext(view: view, pathVariables: pathPattern.flatMap { $0.match(view.path) }))
+        if let scenario, let next = scenario.next, let scenarioStates {
+            scenarioStates.transition(scenario.name, from: scenario.requires, to: next)
+        }
+        return plan.reply(TemplateContext(view: view, pathVariables: pathPattern.flatMap { $0.match(view.path) }))
     }
 }
 
@@ -101,7 +109,10 @@ struct UnmanagedList<Object: AnyObject>: @unchecked Sendable {
 /// Compiles `StubDefinition`s: request patterns into conditions (applying the settings
 /// `context` and `request`), responses into plans.
 enum StubCompiler {
-    static func compile(_ definition: StubDefinition, reference: StubReference, problems: inout [StubCompileProblem]) -> CompiledStub? {
+    static func compile(
+        _ definition: StubDefinition, reference: StubReference, problems: inout [StubCompileProblem],
+        scenarios: ScenarioStates? = nil
+    ) -> CompiledStub? {
         let before = problems.count
         var conditions: [RequestCondition] = []
         let scope = definition.scope
@@ -155,10 +166,17 @@ enum StubCompiler {
         if !hasResponse && definition.redirectTo == nil {
             problems.append(StubCompileProblem(path: "", message: "a session needs a response (or a request with redirectTo)"))
         }
+        let states = scenarios ?? ScenarioStates()
+        if let scenario = definition.scenario, let required = scenario.requires {
+            conditions.append(RequestCondition(
+                test: .scenario(states, name: scenario.name, state: required), label: "scenario \(quoted(scenario.name))",
+                expectation: .text("state \(quoted(required))")))
+        }
         guard problems.count == before else { return nil }
         return CompiledStub(
             reference: reference, summary: definition.description, conditions: conditions,
-            isCatchAll: !hasRequest, pathPattern: pathPattern, plan: ResponsePlan(steps: steps, owner: reference))
+            isCatchAll: !hasRequest, pathPattern: pathPattern, plan: ResponsePlan(steps: steps, owner: reference),
+            scenario: definition.scenario, scenarioStates: states)
     }
 
     /// `/billing/` → `/billing`; `billing` → `/billing`; `/` and "" → "".

@@ -20,6 +20,8 @@ final class RequestCondition: Sendable {
         case structureJSON(JSONValue)
         case structureXML(XMLElementNode)
         case xpath(XPathExpression, TextPredicate)
+        /// A stateful scenario is in this state (read from the server's shared states).
+        case scenario(ScenarioStates, name: String, state: String)
     }
 
     /// What was expected, kept in a form that is put in words only for a near-miss report
@@ -100,6 +102,7 @@ final class RequestCondition: Sendable {
         case .text, .bodyBytes: 9
         case .bodyJSON, .jsonPath, .structureJSON: 10
         case .bodyXML, .structureXML, .xpath: 11
+        case .scenario: 12
         }
     }
 
@@ -121,6 +124,7 @@ final class RequestCondition: Sendable {
         switch test {
         case .uri, .uriWithin, .method, .version, .header, .query, .cookie, .form:
             return false  // handled by `matches`
+        case .scenario(let states, let name, let state): return states.state(of: name) == state
         case .text(let predicate): return predicate.matches(view.request.body.isEmpty ? nil : view.bodyText)
         case .bodyBytes(let expected): return view.request.body == expected
         case .bodyJSON(let expected): return view.jsonValue == expected
@@ -188,6 +192,7 @@ final class RequestCondition: Sendable {
                 return view.request.body.isEmpty ? "an empty body" : "a body that is not XML"
             }
             return list(expression.evaluate(document))
+        case .scenario(let states, let name, _): return "state " + quoted(states.state(of: name))
         }
     }
 }
