@@ -17,6 +17,8 @@ enum StartCommand {
         .init(names: ["-s", "--shutdown-port"], key: "shutdown", takesValue: true),
         .init(names: ["--host"], key: "host", takesValue: true),
         .init(names: ["-q", "--quiet"], key: "quiet", takesValue: false),
+        .init(names: ["--admin-token"], key: "admin-token", takesValue: true),
+        .init(names: ["--no-admin"], key: "no-admin", takesValue: false),
     ]
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -37,13 +39,29 @@ enum StartCommand {
         raiseDescriptorLimit()
         prepareStopSignals()
 
+        if parsed.has("no-admin") && parsed["admin-token"] != nil {
+            throw UsageError(message: "'--no-admin' and '--admin-token' cannot be used together", command: name)
+        }
+        if let token = parsed["admin-token"], token.isEmpty {
+            throw UsageError(message: "'--admin-token' needs a non-empty token", command: name)
+        }
         var serverOptions = StubServer.Options(host: host, port: port)
+        if parsed.has("no-admin") {
+            serverOptions.admin = .off
+        } else if let token = parsed["admin-token"] {
+            serverOptions.admin = .token(token)
+        }
+        let stopRequest = StopRequest()
+        serverOptions.onShutdownRequest = { stopRequest.run() }
         if !quiet {
             serverOptions.logger = { entry in Console.out(entry.description) }
         }
         let server = try source.makeServer(options: serverOptions)
         if !SocketAddressCheck.isLoopback(host) {
             Console.err("stubserver: warning: listening on \(host) exposes your stubs to every machine that can reach this one")
+            if !server.isAdminEnabled && !parsed.has("no-admin") {
+                Console.err("stubserver: note: the admin API (/__admin/) is off because \(host) is wider than loopback; give --admin-token TOKEN to turn it on")
+            }
         }
         do {
             try server.start()
@@ -58,6 +76,7 @@ enum StartCommand {
             Console.out("Server stopped.")
             finished.signal()
         }
+        stopRequest.action = { stopOnce.run() }
         let shutdown: ShutdownPort
         do {
             shutdown = try ShutdownPort(port: shutdownPort) { stopOnce.run() }
@@ -130,6 +149,19 @@ enum StartCommand {
             _ = setrlimit(resource, &limit)
         }
     }
+}
+
+/// `POST /__admin/shutdown`'s action, set once the stop routine exists.
+final class StopRequest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: (@Sendable () -> Void)?
+
+    var action: (@Sendable () -> Void)? {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); stored = newValue; lock.unlock() }
+    }
+
+    func run() { action?() }
 }
 
 /// Runs its action the first time only (a signal and the shutdown port may race).
