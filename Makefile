@@ -16,7 +16,7 @@ test: check-app-targets ## build and run the whole test suite (what CI runs)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-check-app-targets: ## app-linkable targets (DesignerNews, SpecKitAppSupport, TextScreen) never reach XCTest
+check-app-targets: ## app-linkable targets (DesignerNews, SpecKitAppSupport, TextScreen, StubServerClient) never reach XCTest
 	bash scripts/check-app-targets.sh
 
 stub: ## serve Stubs/settings.json on 127.0.0.1:$(PORT) (hot reload on edit)

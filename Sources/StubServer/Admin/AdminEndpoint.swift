@@ -83,6 +83,7 @@ final class AdminEndpoint: @unchecked Sendable {
         case ("POST", "stubs", 1):
             let (root, bytes) = try Self.body(request)
             var decoder = StubDecoder(file: "request body", bytes: bytes)
+            decoder.trimsText = false
             let scope = StubScope(fileRoot: server.options.workingDirectory ?? FileManager.default.currentDirectoryPath)
             let sessions = decoder.decodeAdminSessions(root, scope: scope)
             guard decoder.diagnostics.isEmpty else { throw ConfigError(decoder.diagnostics) }

@@ -33,6 +33,9 @@ struct StubDecoder {
     let file: String
     let bytes: [UInt8]
     private(set) var diagnostics: [ConfigDiagnostic] = []
+    /// moco trims text values in files; sessions posted to the admin API (usually written by
+    /// `StubDefinition.mocoJSON`) keep them exactly, so `.startsWith("Bearer ")` stays as built.
+    var trimsText = true
 
     init(file: String, bytes: [UInt8]) {
         self.file = file
@@ -247,13 +250,13 @@ struct StubDecoder {
             expected("a string", at: path(), got: node)
             return nil
         }
-        return trim ? text.trimmingASCIIWhitespace() : text
+        return trim ? text.trimmedAsMoco(trimsText) : text
     }
 
     /// A string; numbers and booleans are accepted as their text (`"page": 2`).
     private mutating func scalarText(_ node: JSONNode, at path: @autoclosure () -> String) -> String? {
         switch node.kind {
-        case .string(let text): return text.trimmingASCIIWhitespace()
+        case .string(let text): return text.trimmedAsMoco(trimsText)
         case .number(let number): return number.text
         case .bool(let flag): return flag ? "true" : "false"
         default:
@@ -522,7 +525,7 @@ struct StubDecoder {
     private mutating func textValue(_ node: JSONNode, at path: @autoclosure () -> String, acceptScalars: Bool = false) -> TextValue? {
         switch node.kind {
         case .string(let text):
-            return .literal(text.trimmingASCIIWhitespace())
+            return .literal(text.trimmedAsMoco(trimsText))
         case .number, .bool:
             guard acceptScalars else {
                 expected("a string or {\"template\": …}", at: path(), got: node)
@@ -543,7 +546,7 @@ struct StubDecoder {
     }
 
     private mutating func templateValue(_ node: JSONNode, at path: @autoclosure () -> String) -> TextValue? {
-        if let text = node.stringValue { return .template(text.trimmingASCIIWhitespace()) }
+        if let text = node.stringValue { return .template(text.trimmedAsMoco(trimsText)) }
         guard let fields = members(node, at: path(), allowed: ["with", "vars"], what: "a template string or {\"with\": …, \"vars\": …}") else { return nil }
         guard let with = fields["with"] else {
             report(path(), "expected \"with\" (the template text)", at: node.offset)
@@ -632,7 +635,7 @@ struct StubDecoder {
             }
             func templatePath() -> String { path() + ".template" }
             if let name = template.stringValue {
-                return FileSource(name: .literal(name.trimmingASCIIWhitespace()), rendersContent: true)
+                return FileSource(name: .literal(name.trimmedAsMoco(trimsText)), rendersContent: true)
             }
             guard let parts = members(template, at: templatePath(), allowed: ["with", "vars"], what: "a template file name or {\"with\": …, \"vars\": …}") else { return nil }
             guard let with = parts["with"], let name = string(with, at: templatePath() + ".with") else {
@@ -730,4 +733,8 @@ struct StubDecoder {
             return nil
         }
     }
+}
+
+extension String {
+    func trimmedAsMoco(_ trims: Bool) -> String { trims ? trimmingASCIIWhitespace() : self }
 }
