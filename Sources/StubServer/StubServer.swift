@@ -127,7 +127,7 @@ public final class StubServer: @unchecked Sendable {
         if let router = routing as? Router { scenarios.keepOnly(router.scenarioNames) }
         let journal = RequestJournal(capacity: options.journalCapacity, bodyExcerptLimit: options.journalBodyLimit)
         self.journal = journal
-        let routes = RouteTable(ServerRouting(added: nil, file: routing))
+        let routes = RouteTable(routing)
         self.routes = routes
         let adminEndpoint = Self.adminEnabled(options) ? AdminEndpoint(token: options.admin.token) : nil
         self.adminEndpoint = adminEndpoint
@@ -239,7 +239,8 @@ public final class StubServer: @unchecked Sendable {
         var names = addedRouter?.scenarioNames ?? []
         if let router = fileRouting as? Router { names += router.scenarioNames }
         scenarioStates.keepOnly(names)
-        routes.replace(with: ServerRouting(added: addedRouter, file: fileRouting))
+        // Without added stubs the configuration's router serves alone (no extra hop per request).
+        routes.replace(with: addedRouter == nil ? fileRouting : ServerRouting(added: addedRouter, file: fileRouting))
     }
 
     var routesForTesting: RouteTable { routes }
@@ -456,7 +457,7 @@ struct ServerRouting: RequestRouting {
 
     func route(_ request: HTTPRequest) -> RouteResult {
         guard let added else { return file.route(request) }
-        if let router = file as? Router { return Router.route(request, through: [added, router]) }
+        if let router = file as? Router { return Router.route(request, first: added, then: router) }
         if added.stub(matching: request) != nil { return added.route(request) }
         return file.route(request)
     }
