@@ -153,6 +153,25 @@ final class StubServerClientTests: XCTestCase {
         }
     }
 
+    func testStartSaysWhenTheAdminAPIIsOffAndRefusesContradictoryOptions() throws {
+        let wide = try StubServerProcess(["start", "-p", "0", "-c", "stubs.json", "--host", "0.0.0.0"], workingDirectory: directory)
+        process = wide
+        _ = try wide.waitForPort()
+        XCTAssertNotNil(wide.waitForLine { $0.contains("the admin API (/__admin/) is off because 0.0.0.0 is wider than loopback; give --admin-token TOKEN") })
+        wide.send(signal: SIGTERM)
+        XCTAssertEqual(wide.waitForExit(), 0)
+        let both = try StubServerProcess.run(["start", "-p", "0", "-c", "stubs.json", "--no-admin", "--admin-token", "x"], workingDirectory: directory)
+        XCTAssertEqual(both.status, 64)
+        XCTAssertEqual(both.stderr.first, "stubserver: error: '--no-admin' and '--admin-token' cannot be used together")
+        let shadowing = try StubServerProcess.run(["start", "-p", "0", "-c", "admin.json"], workingDirectory: {
+            try? Data(#"[{"request": {"uri": {"startsWith": "/__admin/stubs"}}, "response": {"text": "x"}}]"#.utf8)
+                .write(to: directory.appendingPathComponent("admin.json"))
+            return directory
+        }())
+        XCTAssertEqual(shadowing.status, 1)
+        XCTAssertTrue(shadowing.stderr.first?.hasPrefix("stubserver: error: admin.json: [0].request.uri: this uri lies under /__admin/") == true, "\(shadowing.stderr)")
+    }
+
     // MARK: haveReceived
 
     func testHaveReceivedPassesAndFailsWithNearMissesThroughTheClient() async throws {
