@@ -72,7 +72,8 @@ public final class StubServer: @unchecked Sendable {
     private var nextAddedNumber = 1
     private let adminEndpoint: AdminEndpoint?
 
-    private let source: Source
+    /// Guarded by `lock` (`replaceStubs` changes it).
+    private var source: Source
     private let routes: RouteTable
     private let engine: HTTPServer
     private let lock = NSLock()
@@ -217,6 +218,9 @@ public final class StubServer: @unchecked Sendable {
     public func reload() throws {
         let loaded: LoadedConfig
         let routerOptions = Self.routerOptions(options, scenarioStates)
+        lock.lock()
+        let source = source
+        lock.unlock()
         switch source {
         case .config(let path):
             loaded = try ConfigLoader.load(config: path, workingDirectory: Self.directory(options), options: routerOptions)
@@ -249,6 +253,9 @@ public final class StubServer: @unchecked Sendable {
     public func replaceStubs(_ stubs: [StubDefinition]) throws {
         let router = try Router(stubs: stubs, options: Self.routerOptions(options, scenarioStates))
         lock.lock()
+        // A server built from Swift stubs now has these; one built from files goes back to
+        // them on the next reload, as before.
+        if case .stubs = source { source = .stubs(stubs) }
         fileRouting = router
         installRoutesLocked()
         lock.unlock()
@@ -321,6 +328,9 @@ public final class StubServer: @unchecked Sendable {
         lock.unlock()
         var list = added.map { StubInfo(id: $0.reference!.description, source: StubReference.addedFile, session: $0.mocoJSON) }
         guard fileRouting is Router else { return list }
+        lock.lock()
+        let source = source
+        lock.unlock()
         // Read again rather than kept: 10,000 sessions' definitions are not worth holding for a listing.
         let definitions: [StubDefinition]
         switch source {

@@ -155,6 +155,45 @@ final class AdminAPITests: XCTestCase {
         XCTAssertEqual(try live.send("DELETE", "/__admin/health").status, 405)
     }
 
+    // MARK: The same operations in-process
+
+    func testTheEmbeddedServerOffersTheClientsOperationsUnderTheSameNames() throws {
+        let server = try StubServer(stubs: [StubDefinition(request: .get("/a"), response: .seq([.text("1"), .text("2")]))])
+        try server.start()
+        defer { server.stop() }
+        func get(_ path: String) throws -> String {
+            try RawHTTPClient.exchange(port: server.port, "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").text
+        }
+        let ids = try server.addStubs([
+            StubDefinition(request: .get("/b"), response: .text("b")), StubDefinition(request: .get("/c"), response: .text("c")),
+        ])
+        XCTAssertEqual(ids, ["admin-1", "admin-2"])
+        XCTAssertEqual(server.stubs().map(\.id), ["admin-2", "admin-1", "stubs#0"])
+        XCTAssertEqual(server.stubs()[2].session, ["request": ["method": "GET", "uri": "/a"], "response": ["seq": [["text": "1"], ["text": "2"]]]])
+        XCTAssertEqual(try get("/a"), "1")
+        XCTAssertEqual(try get("/b"), "b")
+        XCTAssertTrue(try get("/zzz").hasPrefix("No stub matched"))
+        XCTAssertEqual(try server.countRequests(matching: .get("/b")), 1)
+        XCTAssertEqual(try server.findRequests(matching: .any("/b")).map(\.stub), ["admin-1"])
+        XCTAssertEqual(server.requests(unmatchedOnly: true).map(\.uri), ["/zzz"])
+        XCTAssertEqual(server.requests(limit: 2).map(\.uri), ["/b", "/zzz"])
+        XCTAssertThrowsError(try server.countRequests(matching: RequestFilter(mocoJSON: #"{"uri": {"match": "(("}}"#))) { error in
+            XCTAssertEqual((error as? ConfigError)?.diagnostics.first?.path, ".uri")
+        }
+        try server.removeStub(id: "admin-1")
+        XCTAssertThrowsError(try server.removeStub(id: "stubs#0")) { error in
+            XCTAssertEqual(error as? StubServerAdminError, .unknownStub("stubs#0"))
+        }
+        XCTAssertTrue(try get("/b").hasPrefix("No stub matched"))
+        server.clearRequests()
+        XCTAssertEqual(server.requests(), [])
+        try server.replaceStubs([StubDefinition(request: .get("/a"), response: .text("replaced"))])
+        XCTAssertEqual(try get("/c"), "c", "added stubs survive replaceStubs")
+        try server.reset()
+        XCTAssertEqual(try get("/a"), "replaced", "reset keeps the replaced stubs")
+        XCTAssertTrue(try get("/c").hasPrefix("No stub matched"))
+    }
+
     // MARK: Safety
 
     func testAUserSessionUnderTheAdminPrefixIsRefusedAtLoadWithTheHint() throws {

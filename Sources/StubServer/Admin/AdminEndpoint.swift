@@ -25,9 +25,12 @@ final class AdminEndpoint: @unchecked Sendable {
 
     init(token: String?) { self.token = token }
 
+    /// `/__admin`, `/__admin/…`, `/__admin?…`: compared as bytes, since every request asks.
     static func claims(_ request: HTTPRequest) -> Bool {
-        let path = request.rawPath
-        return path == prefix || path.hasPrefix(prefix + "/")
+        let target = request.target.utf8
+        guard target.starts(with: prefix.utf8) else { return false }
+        guard let next = target.dropFirst(prefix.utf8.count).first else { return true }
+        return next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#")
     }
 
     struct Failure: Error {
