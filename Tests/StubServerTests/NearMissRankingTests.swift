@@ -52,6 +52,21 @@ final class NearMissRankingTests: XCTestCase {
         XCTAssertEqual(closest(router, "GET", "/s?page=2"), "stubs.json#0")
     }
 
+    func testPathsSharingMoreLeadingSegmentsAreCloser() throws {
+        XCTAssertEqual(NearMissRanking.sharedSegments("/api/v1/stories", "/api/v1/storis").common, 2)
+        XCTAssertEqual(NearMissRanking.sharedSegments("/a/b", "/a/b").common, 2)
+        XCTAssertEqual(NearMissRanking.sharedSegments("/a", "/a/b").common, 1)
+        XCTAssertEqual(NearMissRanking.sharedSegments("/ab", "/a").common, 0)
+        XCTAssertEqual(NearMissRanking.sharedSegments("/ab", "/a/c").longest, 2)
+        let router = try ConfigFixture().router("""
+            [
+              {"request": {"uri": "/api/v2/users"}, "response": {"text": "a"}},
+              {"request": {"uri": "/api/v1/stories"}, "response": {"text": "b"}}
+            ]
+            """)
+        XCTAssertEqual(closest(router, "GET", "/api/v1/storis"), "stubs.json#1")
+    }
+
     func testTheLogLineCarriesTheNearMissInOneLine() throws {
         let live = try LiveStubs(#"[{"request": {"method": "GET", "uri": "/x", "queries": {"client_id": {"exist": "true"}}}, "response": {"text": "x"}}]"#)
         _ = try live.send("GET", "/x")

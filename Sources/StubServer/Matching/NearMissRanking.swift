@@ -26,14 +26,27 @@ enum NearMissRanking {
         return (Score(failedCount: failed.count, distance: distance, matchedCount: conditions.count - failed.count), failed)
     }
 
+    /// The score, or nil as soon as more than `limit` conditions fail (that stub cannot win).
+    /// Allocation-free: every unmatched request ranks every stub.
+    static func score(_ conditions: [RequestCondition], _ view: RequestView, failingAtMost limit: Int) -> Score? {
+        var failedCount = 0
+        var distance = 0.0
+        for condition in conditions where !condition.matches(view) {
+            failedCount += 1
+            if failedCount > limit { return nil }
+            distance += weight(condition) * howFarOff(condition, view)
+        }
+        return Score(failedCount: failedCount, distance: distance, matchedCount: conditions.count - failedCount)
+    }
+
     /// The closest of `stubs` (ties: the one tried first).
     static func closest(_ view: RequestView, among stubs: [CompiledStub]) -> (stub: CompiledStub, failed: [RequestCondition])? {
-        var best: (stub: CompiledStub, score: Score, failed: [RequestCondition])?
+        var best: (stub: CompiledStub, score: Score)?
         for stub in stubs where !stub.conditions.isEmpty {
-            let (score, failed) = score(stub.conditions, view)
-            if best == nil || score < best!.score { best = (stub, score, failed) }
+            guard let score = score(stub.conditions, view, failingAtMost: best?.score.failedCount ?? Int.max) else { continue }
+            if best == nil || score < best!.score { best = (stub, score) }
         }
-        return best.map { ($0.stub, $0.failed) }
+        return best.map { ($0.stub, score($0.stub.conditions, view).failed) }
     }
 
     static func weight(_ condition: RequestCondition) -> Double {
@@ -51,11 +64,8 @@ enum NearMissRanking {
         switch condition.test {
         case .uri(.equal(let expected)):
             // Paths sharing their leading segments are closer (`/api/v1/storis` vs `/api/v1/stories`).
-            let want = expected.split(separator: "/"), have = view.path.split(separator: "/")
-            var common = 0
-            while common < min(want.count, have.count), want[common] == have[common] { common += 1 }
-            let longest = max(want.count, have.count, 1)
-            return 0.3 + 0.7 * (1 - Double(common) / Double(longest))
+            let (common, longest) = sharedSegments(expected, view.path)
+            return 0.3 + 0.7 * (1 - Double(common) / Double(max(longest, 1)))
         case .header(_, let predicate), .query(_, let predicate), .cookie(_, let predicate), .form(_, let predicate):
             guard isAbsent(condition, view) else { return 0.5 }
             // Missing: a condition that any value satisfies is closer than one wanting a value.
@@ -67,6 +77,37 @@ enum NearMissRanking {
         default:
             return 1
         }
+    }
+
+    /// How many leading `/` segments two paths share, and the larger segment count (by bytes,
+    /// without splitting).
+    static func sharedSegments(_ a: String, _ b: String) -> (common: Int, longest: Int) {
+        func count(_ text: String) -> Int {
+            var segments = 0, inSegment = false
+            for byte in text.utf8 {
+                if byte == UInt8(ascii: "/") { inSegment = false } else if !inSegment { inSegment = true; segments += 1 }
+            }
+            return segments
+        }
+        var common = 0, inSegment = false
+        var left = a.utf8.makeIterator(), right = b.utf8.makeIterator()
+        while true {
+            let x = left.next(), y = right.next()
+            if x == nil || y == nil {
+                // Both ended at once, or one ended where the other's segment ends.
+                let other = x ?? y
+                if inSegment && (other == nil || other == UInt8(ascii: "/")) { common += 1 }
+                break
+            }
+            guard x == y else { break }
+            if x == UInt8(ascii: "/") {
+                if inSegment { common += 1 }
+                inSegment = false
+            } else {
+                inSegment = true
+            }
+        }
+        return (common, max(count(a), count(b)))
     }
 
     /// The header, query parameter, cookie or form field the condition names is not there.
