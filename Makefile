@@ -23,7 +23,7 @@ test-examples: ## build and test every Examples/* package as a user's package (X
 check-doc-snippets: ## the docs' complete snippets are byte-for-byte files of Examples/ (so CI compiles them)
 	bash scripts/check-doc-snippets.sh
 
-check-app-targets: ## app-linkable targets (DesignerNews, SpecKitAppSupport, TextScreen) never reach XCTest
+check-app-targets: ## app-linkable targets (DesignerNews, SpecKitAppSupport, TextScreen, StubServerClient) never reach XCTest
 	bash scripts/check-app-targets.sh
 
 stub: ## serve Stubs/settings.json on 127.0.0.1:$(PORT) (hot reload on edit)

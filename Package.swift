@@ -8,6 +8,8 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "StubServer", targets: ["StubServer"]),
+        // XCTest-free client of a running stubserver's admin API (UI tests, scripts).
+        .library(name: "StubServerClient", targets: ["StubServerClient"]),
         .library(name: "SpecKit", targets: ["SpecKit"]),
         .library(name: "SpecKitAppSupport", targets: ["SpecKitAppSupport"]),
         .library(name: "TextSnapshot", targets: ["TextSnapshot"]),
@@ -19,8 +21,13 @@ let package = Package(
         // Exposes the Linux system headers that Glibc's module map leaves out
         // (epoll, eventfd, timerfd, accept4). Our own code; it only includes libc headers.
         .target(name: "CSystemShims"),
-        .target(name: "StubServer", dependencies: ["CSystemShims"]),
-        .executableTarget(name: "StubServerCLI", dependencies: ["StubServer"]),
+        // What verifying requests needs and nothing of the engine: `RequestFilter` (moco's request
+        // matcher as a value) and the `ReceivedRequestsVerifying` protocol. SpecKit's
+        // `haveReceived` builds on it; StubServer and StubServerClient conform.
+        .target(name: "StubVerification"),
+        .target(name: "StubServer", dependencies: ["CSystemShims", "StubVerification"]),
+        .target(name: "StubServerClient", dependencies: ["StubServer"]),
+        .executableTarget(name: "StubServerCLI", dependencies: ["StubServer", "StubServerClient"]),
         // `make bench-router`: per-request routing cost, 10 vs 10,000 stubs.
         .executableTarget(name: "RouterBench", dependencies: ["StubServer"], path: "bench/RouterBench"),
         // `make bench-proxy`: the upstream client against URLSession on the same upstream.
@@ -30,7 +37,7 @@ let package = Package(
         // App code may link SpecKitAppSupport and TextScreen; they never import XCTest
         // (`make check-app-targets`). SpecKit and TextSnapshot re-export them for tests.
         .target(name: "SpecKitAppSupport"),
-        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport", "TestRunObservation", "RehearsalSettings"]),
+        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport", "TestRunObservation", "RehearsalSettings", "StubVerification"]),
         .target(name: "TextScreen"),
         .target(name: "TextSnapshot", dependencies: ["TextScreen", "TestRunObservation", "RehearsalSettings"]),
         // Which XCTest test is running, shared by SpecKit (which starts watching while the test
@@ -47,6 +54,8 @@ let package = Package(
         // `make bench-snapshots`: times verifying 1,000 existing text snapshots (release build).
         .executableTarget(name: "TextSnapshotBench", dependencies: ["TextSnapshot"], path: "bench/TextSnapshotBench"),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer"]),
+        // Spawns the built `stubserver` and drives it through StubServerClient and haveReceived.
+        .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "SpecKit"]),
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "RehearsalSettings"]),
         // No bootstrap file on purpose: proves a spec target without one fails loudly.
         .testTarget(name: "SpecKitNoBootstrapTests", dependencies: ["SpecKit"]),

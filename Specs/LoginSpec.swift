@@ -114,7 +114,7 @@ final class LoginSpec: FeatureSpec {
                         buttonEnabled.assertValues([false, true, false, true])
                     }
                     And("only one token request was sent") {
-                        expect(backend.requests(.post("/oauth/token"))).to(haveCount(1))
+                        expect(backend.server).to(haveReceived(.post("/oauth/token"), times: 1))
                     }
                 }
             }

@@ -33,6 +33,11 @@ public final class StubServer: @unchecked Sendable {
         /// Called once per exchange (and per refused request), on an event-loop thread: keep it
         /// quick. The CLI prints its log line from here.
         public var logger: (@Sendable (JournalEntry) -> Void)?
+        /// The admin API under `/__admin/` (see `AdminAccess`): by default on while bound to
+        /// loopback, off otherwise.
+        public var admin: AdminAccess = .automatic
+        /// What `POST /__admin/shutdown` does once its reply is out; nil stops this server.
+        public var onShutdownRequest: (@Sendable () -> Void)?
 
         public init(
             host: String = "127.0.0.1",
@@ -59,8 +64,18 @@ public final class StubServer: @unchecked Sendable {
     public let options: Options
     /// Every exchange, bounded (see `Options.journalCapacity`).
     public let journal: RequestJournal
+    /// Where stateful scenarios keep their states; kept across reloads.
+    let scenarioStates: ScenarioStates
+    /// The configuration's router (without added stubs).
+    private var fileRouting: any RequestRouting
+    /// Stubs added at run time, newest first, and their compiled router.
+    private var added: [StubDefinition] = []
+    private var addedRouter: Router?
+    private var nextAddedNumber = 1
+    private let adminEndpoint: AdminEndpoint?
 
-    private let source: Source
+    /// Guarded by `lock` (`replaceStubs` changes it).
+    private var source: Source
     private let routes: RouteTable
     private let engine: HTTPServer
     private let lock = NSLock()
@@ -72,8 +87,10 @@ public final class StubServer: @unchecked Sendable {
     /// Loads `-c`-style configuration: a JSON file (or glob) of sessions, possibly with settings
     /// entries (`include`, `context`, `file_root`, …). Throws `ConfigError` listing every problem.
     public convenience init(configFile: String, options: Options = Options()) throws {
-        let loaded = try ConfigLoader.load(config: configFile, workingDirectory: Self.directory(options))
-        self.init(source: .config(path: configFile), loaded: loaded, options: options)
+        let scenarios = ScenarioStates()
+        let loaded = try ConfigLoader.load(
+            config: configFile, workingDirectory: Self.directory(options), options: Self.routerOptions(options, scenarios))
+        self.init(source: .config(path: configFile), loaded: loaded, scenarios: scenarios, options: options)
     }
 
     public convenience init(configFile: URL, options: Options = Options()) throws {
@@ -82,42 +99,51 @@ public final class StubServer: @unchecked Sendable {
 
     /// Loads a `-g`-style global settings file; with `environment`, only entries for that `env`.
     public convenience init(settingsFile: String, environment: String? = nil, options: Options = Options()) throws {
-        let loaded = try ConfigLoader.load(settings: settingsFile, environment: environment, workingDirectory: Self.directory(options))
-        self.init(source: .settings(path: settingsFile, environment: environment), loaded: loaded, options: options)
+        let scenarios = ScenarioStates()
+        let loaded = try ConfigLoader.load(
+            settings: settingsFile, environment: environment, workingDirectory: Self.directory(options),
+            options: Self.routerOptions(options, scenarios))
+        self.init(source: .settings(path: settingsFile, environment: environment), loaded: loaded, scenarios: scenarios, options: options)
     }
 
     /// Serves sessions built in Swift.
     public convenience init(stubs: [StubDefinition], options: Options = Options()) throws {
-        let router = try Router(stubs: stubs)
-        self.init(source: .stubs(stubs), loaded: LoadedConfig(router: router, watchedFiles: []), options: options)
+        let scenarios = ScenarioStates()
+        let router = try Router(stubs: stubs, options: Self.routerOptions(options, scenarios))
+        self.init(source: .stubs(stubs), loaded: LoadedConfig(router: router, watchedFiles: []), scenarios: scenarios, options: options)
     }
 
     /// Serves any routing you bring (tests of the engine itself, custom routers).
     convenience init(routing: any RequestRouting, options: Options = Options()) {
-        self.init(source: .stubs([]), routing: routing, files: [], options: options)
+        self.init(source: .stubs([]), routing: routing, files: [], scenarios: ScenarioStates(), options: options)
     }
 
-    private convenience init(source: Source, loaded: LoadedConfig, options: Options) {
-        self.init(source: source, routing: loaded.router, files: loaded.watchedFiles, options: options)
+    private convenience init(source: Source, loaded: LoadedConfig, scenarios: ScenarioStates, options: Options) {
+        self.init(source: source, routing: loaded.router, files: loaded.watchedFiles, scenarios: scenarios, options: options)
         loadWarnings = loaded.warnings
     }
 
-    private init(source: Source, routing: any RequestRouting, files: [String], options: Options) {
+    private init(source: Source, routing: any RequestRouting, files: [String], scenarios: ScenarioStates, options: Options) {
         self.options = options
         self.source = source
         self.files = files
         self.loadWarnings = []
+        self.scenarioStates = scenarios
+        self.fileRouting = routing
+        if let router = routing as? Router { scenarios.keepOnly(router.scenarioNames) }
         let journal = RequestJournal(
             capacity: options.journalCapacity, byteCapacity: options.journalByteCapacity, bodyExcerptLimit: options.journalBodyLimit)
         self.journal = journal
         let routes = RouteTable(routing)
         self.routes = routes
+        let adminEndpoint = Self.adminEnabled(options) ? AdminEndpoint(token: options.admin.token) : nil
+        self.adminEndpoint = adminEndpoint
         var configuration = HTTPServer.Configuration(host: options.host, port: options.port, limits: options.limits)
         configuration.eventLoopCount = options.eventLoopCount
         let logger = options.logger
         engine = HTTPServer(
             configuration: configuration,
-            responder: JournalingResponder(routes: routes, journal: journal, logger: logger),
+            responder: JournalingResponder(routes: routes, journal: journal, logger: logger, admin: adminEndpoint),
             onRejection: { rejection in
                 let request = HTTPRequest(
                     method: rejection.method ?? "", target: rejection.target ?? "",
@@ -128,10 +154,28 @@ public final class StubServer: @unchecked Sendable {
             }
         )
         journal.attach(to: engine.memory)
+        adminEndpoint?.server = self
     }
 
     /// The memory budget the journal and the engine's buffers share (`limits.maxMemoryBytes`).
     public var memory: MemoryBudget { engine.memory }
+
+    static func routerOptions(_ options: Options, _ scenarios: ScenarioStates) -> RouterOptions {
+        RouterOptions(scenarios: scenarios, reservedPrefix: adminEnabled(options) ? AdminEndpoint.prefix : nil)
+    }
+
+    /// Whether the admin API answers: never when `.off`; with a token always; otherwise only
+    /// while bound to loopback.
+    static func adminEnabled(_ options: Options) -> Bool {
+        switch options.admin {
+        case .off: return false
+        case .token: return true
+        case .automatic: return AdminAccess.isLoopback(options.host)
+        }
+    }
+
+    /// True when `/__admin/` answers on this server.
+    public var isAdminEnabled: Bool { adminEndpoint != nil }
 
     deinit {
         watcher?.stop()
@@ -190,26 +234,191 @@ public final class StubServer: @unchecked Sendable {
     /// the error (a `ConfigError` for configuration problems) is thrown.
     public func reload() throws {
         let loaded: LoadedConfig
+        let routerOptions = Self.routerOptions(options, scenarioStates)
+        lock.lock()
+        let source = source
+        lock.unlock()
         switch source {
         case .config(let path):
-            loaded = try ConfigLoader.load(config: path, workingDirectory: Self.directory(options))
+            loaded = try ConfigLoader.load(config: path, workingDirectory: Self.directory(options), options: routerOptions)
         case .settings(let path, let environment):
-            loaded = try ConfigLoader.load(settings: path, environment: environment, workingDirectory: Self.directory(options))
+            loaded = try ConfigLoader.load(
+                settings: path, environment: environment, workingDirectory: Self.directory(options), options: routerOptions)
         case .stubs(let stubs):
-            loaded = LoadedConfig(router: try Router(stubs: stubs), watchedFiles: [])
+            loaded = LoadedConfig(router: try Router(stubs: stubs, options: routerOptions), watchedFiles: [])
         }
-        routes.replace(with: loaded.router)
         lock.lock()
         files = loaded.watchedFiles
         loadWarnings = loaded.warnings
+        fileRouting = loaded.router
+        installRoutesLocked()
         lock.unlock()
+    }
+
+    /// Swaps in the file's router and the added stubs' as one; drops the states of scenarios
+    /// no stub mentions any more. Call with `lock` held.
+    private func installRoutesLocked() {
+        var names = addedRouter?.scenarioNames ?? []
+        if let router = fileRouting as? Router { names += router.scenarioNames }
+        scenarioStates.keepOnly(names)
+        // Without added stubs the configuration's router serves alone (no extra hop per request).
+        routes.replace(with: addedRouter == nil ? fileRouting : ServerRouting(added: addedRouter, file: fileRouting))
     }
 
     var routesForTesting: RouteTable { routes }
 
-    /// Serves `stubs` from now on (the journal is kept).
+    /// Serves `stubs` from now on (the journal and added stubs are kept).
     public func replaceStubs(_ stubs: [StubDefinition]) throws {
-        routes.replace(with: try Router(stubs: stubs))
+        let router = try Router(stubs: stubs, options: Self.routerOptions(options, scenarioStates))
+        lock.lock()
+        // A server built from Swift stubs now has these; one built from files goes back to
+        // them on the next reload, as before.
+        if case .stubs = source { source = .stubs(stubs) }
+        fileRouting = router
+        installRoutesLocked()
+        lock.unlock()
+    }
+
+    // MARK: Added stubs (the admin API's, in-process)
+
+    /// Adds stubs tried before the configuration's, newest first, and returns their ids
+    /// (`admin-1`, …). Throws a `ConfigError` (nothing is added) when one does not compile.
+    ///
+    /// ```swift
+    /// let id = try server.addStub(StubDefinition(request: .get("/ping"), response: .text("pong")))
+    /// try server.removeStub(id: id)
+    /// ```
+    @discardableResult
+    public func addStubs(_ stubs: [StubDefinition]) throws -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        var fresh: [StubDefinition] = []
+        var number = nextAddedNumber
+        for var stub in stubs {
+            stub.reference = .added(number)
+            number += 1
+            fresh.insert(stub, at: 0)
+        }
+        let candidate = fresh + added
+        let router = try Router(stubs: candidate, options: Self.routerOptions(options, scenarioStates))
+        nextAddedNumber = number
+        added = candidate
+        addedRouter = router
+        installRoutesLocked()
+        return fresh.reversed().map { $0.reference!.description }
+    }
+
+    /// Adds one stub; see `addStubs(_:)`.
+    @discardableResult
+    public func addStub(_ stub: StubDefinition) throws -> String {
+        try addStubs([stub])[0]
+    }
+
+    /// Removes an added stub. Throws `StubServerAdminError.unknownStub` for an id that is not
+    /// an added stub (stubs from files are changed by editing the file).
+    public func removeStub(id: String) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let position = added.firstIndex(where: { $0.reference?.description == id }) else {
+            throw StubServerAdminError.unknownStub(id)
+        }
+        var remaining = added
+        remaining.remove(at: position)
+        addedRouter = remaining.isEmpty ? nil : try Router(stubs: remaining, options: Self.routerOptions(options, scenarioStates))
+        added = remaining
+        installRoutesLocked()
+    }
+
+    /// Drops every added stub.
+    public func resetStubs() {
+        lock.lock()
+        added = []
+        addedRouter = nil
+        installRoutesLocked()
+        lock.unlock()
+    }
+
+    /// Every stub in the order tried: added ones (newest first), then the configuration's.
+    public func stubs() -> [StubInfo] {
+        lock.lock()
+        let added = added
+        let fileRouting = fileRouting
+        lock.unlock()
+        var list = added.map { StubInfo(id: $0.reference!.description, source: StubReference.addedFile, session: $0.mocoJSON) }
+        guard fileRouting is Router else { return list }
+        lock.lock()
+        let source = source
+        lock.unlock()
+        // Read again rather than kept: 10,000 sessions' definitions are not worth holding for a listing.
+        let definitions: [StubDefinition]
+        switch source {
+        case .config(let path):
+            definitions = (try? ConfigLoader.definitions(config: path, workingDirectory: Self.directory(options)).stubs) ?? []
+        case .settings(let path, let environment):
+            definitions = (try? ConfigLoader.definitions(config: path, environment: environment, workingDirectory: Self.directory(options)).stubs) ?? []
+        case .stubs(let stubs):
+            definitions = stubs
+        }
+        for (position, definition) in definitions.enumerated() {
+            let reference = definition.reference ?? StubReference(file: "stubs", index: position)
+            list.append(StubInfo(id: reference.description, source: reference.description, session: definition.mocoJSON))
+        }
+        return list
+    }
+
+    /// How many stubs are added, and how many the configuration has.
+    func lockedRouting() -> (count: Int, added: Int) {
+        lock.lock(); defer { lock.unlock() }
+        let fileCount = (fileRouting as? Router)?.stubCount ?? 0
+        return (added.count + fileCount, added.count)
+    }
+
+    // MARK: The journal, in the admin API's words
+
+    /// Journal entries, oldest first: the last `limit` of them, only unmatched ones if asked.
+    public func requests(limit: Int? = nil, unmatchedOnly: Bool = false) -> [RecordedRequest] {
+        var entries = unmatchedOnly ? journal.unmatched : journal.entries
+        if let limit, entries.count > limit { entries = Array(entries.suffix(max(0, limit))) }
+        return entries.map(RecordedRequest.init)
+    }
+
+    /// Requests matching `filter`. Throws a `ConfigError` when the filter's JSON is malformed.
+    public func countRequests(matching filter: RequestFilter) throws -> Int {
+        try journal.requestsOrThrow(matching: filter).count
+    }
+
+    public func findRequests(matching filter: RequestFilter) throws -> [RecordedRequest] {
+        try journal.requestsOrThrow(matching: filter).map(RecordedRequest.init)
+    }
+
+    /// Empties the journal.
+    public func clearRequests() { journal.clear() }
+
+    // MARK: Scenarios
+
+    /// Every scenario the stubs mention, with its current state.
+    public func scenarios() -> [ScenarioState] {
+        scenarioStates.all.map { ScenarioState(name: $0.name, state: $0.state) }
+    }
+
+    /// Moves a scenario to `state`. Throws `StubServerAdminError.unknownScenario` when no stub
+    /// mentions `name`.
+    public func setScenario(_ name: String, state: String) throws {
+        guard scenarioStates.isKnown(name) else { throw StubServerAdminError.unknownScenario(name) }
+        scenarioStates.set(name, to: state)
+    }
+
+    /// Every scenario back to `Started`.
+    public func resetScenarios() { scenarioStates.reset() }
+
+    /// Back to the start: journal cleared, `seq`/`cycle` and scenarios restarted, added stubs
+    /// dropped. The configuration is compiled again (from its files), so a broken edit throws
+    /// and the old routes keep serving — with the rest reset.
+    public func reset() throws {
+        journal.clear()
+        scenarioStates.reset()
+        resetStubs()
+        try reload()
     }
 
     /// Watches every configuration file (includes too) and reloads on change. `onReload` hears
@@ -268,6 +477,20 @@ protocol RequestRouting: Sendable {
 
 extension Router: RequestRouting {}
 
+/// Added stubs first, then the configuration's (one routing pass over both, so catch-alls
+/// still come last and a miss is compared with every stub).
+struct ServerRouting: RequestRouting {
+    let added: Router?
+    let file: any RequestRouting
+
+    func route(_ request: HTTPRequest) -> RouteResult {
+        guard let added else { return file.route(request) }
+        if let router = file as? Router { return Router.route(request, first: added, then: router) }
+        if added.stub(matching: request) != nil { return added.route(request) }
+        return file.route(request)
+    }
+}
+
 /// The current routes; reload swaps the whole table at once.
 final class RouteTable: @unchecked Sendable {
     private let lock = NSLock()
@@ -290,17 +513,21 @@ struct JournalingResponder: HTTPResponder {
     let routes: RouteTable
     let journal: RequestJournal
     let logger: (@Sendable (JournalEntry) -> Void)?
+    /// The admin API, when on; its calls are not journaled.
+    var admin: AdminEndpoint? = nil
 
     func respond(to request: HTTPRequest) -> HTTPReply {
+        if let admin, AdminEndpoint.claims(request) { return admin.respond(to: request) }
         let result = routes.routing.route(request)
         var reply = result.reply
         let stub = result.stub
+        let nearMiss = result.nearMiss
         let previous = reply.onSent
         let journal = journal
         let logger = logger
         reply.onSent = { status, elapsed in
             previous?(status, elapsed)
-            let entry = journal.record(request: request, stub: stub, status: status, duration: elapsed)
+            let entry = journal.record(request: request, stub: stub, status: status, duration: elapsed, nearMiss: nearMiss)
             logger?(entry)
         }
         return reply

@@ -9,6 +9,8 @@ enum Help {
       start                   Serve stubs from a JSON configuration.
       shutdown                Stop a running server through its shutdown port.
       validate                Check a configuration and print every problem.
+      requests                List the requests a running server received (admin API).
+      reset                   Reset a running server: journal, sequences, scenarios, added stubs.
       version                 Print the version.
 
       See 'stubserver <subcommand> --help' for detailed help.
@@ -19,7 +21,7 @@ enum Help {
     static let start = """
     OVERVIEW: Serve stubs from a JSON configuration, reloading it when a file changes.
 
-    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [--max-memory <size>] [--content-length <bytes>] [-q]
+    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [--admin-token <token> | --no-admin] [--max-memory <size>] [--content-length <bytes>] [-q]
 
     OPTIONS:
       -p, --port <port>       Port to listen on (default: 12306; 0 picks a free port).
@@ -34,12 +36,16 @@ enum Help {
                               stubs to your network.
       --max-memory <size>     Memory budget for buffered bodies, responses and the journal
                               (default: 256M). Past it, large requests and responses get 503.
+      --admin-token <token>   Turn the admin API (/__admin/) on wherever bound; every admin
+                              call then needs 'Authorization: Bearer <token>'.
+      --no-admin              Turn the admin API off (then /__admin/ is routed like any path).
       -q, --quiet             Do not print a line per request.
       --content-length <bytes>
                               Largest request body; larger ones get 413 (default: 10485760).
       -h, --help              Show help information.
 
     Configuration warnings (a response file that does not exist yet, …) are printed at start.
+    The admin API is on by default only while bound to loopback.
     Prints 'Server is started at <port>' once listening, then one line per request:
     method, path, status, the stub that answered (file#index) or 'no match', milliseconds.
     SIGINT or SIGTERM stops gracefully.
@@ -78,5 +84,37 @@ enum Help {
     OVERVIEW: Print the version.
 
     USAGE: stubserver version
+    """
+
+    static let requests = """
+    OVERVIEW: List the requests a running server received, oldest first, one line each
+    (unmatched ones with their closest stub and what it failed). Uses the admin API.
+
+    USAGE: stubserver requests -p <port> [--unmatched] [--limit <n>] [--host <address>] [--admin-token <token>]
+
+    OPTIONS:
+      -p, --port <port>       The server's port.
+      --unmatched             Only requests no stub answered.
+      --limit <n>             Only the last <n>.
+      --host <address>        The server's address (default: 127.0.0.1).
+      --admin-token <token>   The server's --admin-token, if it has one.
+      -h, --help              Show help information.
+
+    Exits 1 when the server cannot be reached or refuses the call.
+    """
+
+    static let reset = """
+    OVERVIEW: Reset a running server: journal cleared, seq/cycle and scenarios back to the
+    start, stubs added through the admin API dropped. Uses the admin API.
+
+    USAGE: stubserver reset -p <port> [--host <address>] [--admin-token <token>]
+
+    OPTIONS:
+      -p, --port <port>       The server's port.
+      --host <address>        The server's address (default: 127.0.0.1).
+      --admin-token <token>   The server's --admin-token, if it has one.
+      -h, --help              Show help information.
+
+    Exits 1 when the server cannot be reached or refuses the call.
     """
 }

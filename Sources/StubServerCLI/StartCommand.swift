@@ -19,6 +19,8 @@ enum StartCommand {
         .init(names: ["-q", "--quiet"], key: "quiet", takesValue: false),
         .init(names: ["--content-length"], key: "content-length", takesValue: true),
         .init(names: ["--max-memory"], key: "max-memory", takesValue: true),
+        .init(names: ["--admin-token"], key: "admin-token", takesValue: true),
+        .init(names: ["--no-admin"], key: "no-admin", takesValue: false),
     ]
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -48,8 +50,21 @@ enum StartCommand {
         raiseDescriptorLimit()
         prepareStopSignals()
 
+        if parsed.has("no-admin") && parsed["admin-token"] != nil {
+            throw UsageError(message: "'--no-admin' and '--admin-token' cannot be used together", command: name)
+        }
+        if let token = parsed["admin-token"], token.isEmpty {
+            throw UsageError(message: "'--admin-token' needs a non-empty token", command: name)
+        }
         var serverOptions = StubServer.Options(host: host, port: port, limits: limits)
         if let maxMemory { serverOptions.limits.maxMemoryBytes = maxMemory }
+        if parsed.has("no-admin") {
+            serverOptions.admin = .off
+        } else if let token = parsed["admin-token"] {
+            serverOptions.admin = .token(token)
+        }
+        let stopRequest = StopRequest()
+        serverOptions.onShutdownRequest = { stopRequest.run() }
         if !quiet {
             serverOptions.logger = { entry in Console.out(entry.description) }
         }
@@ -57,6 +72,9 @@ enum StartCommand {
         for warning in server.warnings { Console.err("stubserver: warning: \(warning)") }
         if !SocketAddressCheck.isLoopback(host) {
             Console.err("stubserver: warning: listening on \(host) exposes your stubs to every machine that can reach this one")
+            if !server.isAdminEnabled && !parsed.has("no-admin") {
+                Console.err("stubserver: note: the admin API (/__admin/) is off because \(host) is wider than loopback; give --admin-token TOKEN to turn it on")
+            }
         }
         do {
             try server.start()
@@ -71,6 +89,7 @@ enum StartCommand {
             Console.out("Server stopped.")
             finished.signal()
         }
+        stopRequest.action = { stopOnce.run() }
         let shutdown: ShutdownPort
         do {
             shutdown = try ShutdownPort(port: shutdownPort) { stopOnce.run() }
@@ -145,6 +164,19 @@ enum StartCommand {
             _ = setrlimit(resource, &limit)
         }
     }
+}
+
+/// `POST /__admin/shutdown`'s action, set once the stop routine exists.
+final class StopRequest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: (@Sendable () -> Void)?
+
+    var action: (@Sendable () -> Void)? {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); stored = newValue; lock.unlock() }
+    }
+
+    func run() { action?() }
 }
 
 /// Runs its action the first time only (a signal and the shutdown port may race).

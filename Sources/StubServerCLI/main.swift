@@ -25,6 +25,10 @@ func runStubServer(_ arguments: [String]) -> Int32 {
             return try ShutdownCommand.run(rest)
         case "validate":
             return try ValidateCommand.run(rest)
+        case "requests":
+            return try AdminCommands.requests(rest)
+        case "reset":
+            return try AdminCommands.reset(rest)
         case "version", "--version":
             return try VersionCommand.run(rest)
         default:

@@ -41,7 +41,12 @@ public enum ConfigLoader {
         config path: String,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) throws -> LoadedConfig {
+        try load(config: path, workingDirectory: workingDirectory, options: RouterOptions())
+    }
+
+    static func load(config path: String, workingDirectory: String, options: RouterOptions) throws -> LoadedConfig {
         var run = LoadRun(workingDirectory: workingDirectory, environment: nil)
+        run.routerOptions = options
         run.loadTopLevel(path, option: "-c")
         return try run.finish()
     }
@@ -53,7 +58,12 @@ public enum ConfigLoader {
         environment: String?,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) throws -> LoadedConfig {
+        try load(settings: path, environment: environment, workingDirectory: workingDirectory, options: RouterOptions())
+    }
+
+    static func load(settings path: String, environment: String?, workingDirectory: String, options: RouterOptions) throws -> LoadedConfig {
         var run = LoadRun(workingDirectory: workingDirectory, environment: environment)
+        run.routerOptions = options
         run.loadTopLevel(path, option: "-g")
         return try run.finish()
     }
@@ -91,6 +101,11 @@ struct LoadRun {
     private var sources: [String: [UInt8]] = [:]
     private var reparsed: [String: JSONNode] = [:]
     private var fileOrder: [String] = []
+    /// How often each file was loaded: a file included twice names its second copy's stubs
+    /// `file(2)#i`, so no two stubs share a name.
+    private var loadCounts: [String: Int] = [:]
+    /// Scenario states and the reserved admin prefix for the router `finish` builds.
+    var routerOptions = RouterOptions()
 
     static let maximumIncludeDepth = 32
     static let maximumLoads = 5_000
@@ -176,7 +191,7 @@ struct LoadRun {
     }
 
     private mutating func load(_ file: String, inherited: Inherited, chain: [String], origin: Origin?) {
-        let name = displayName(file)
+        var name = displayName(file)
         let key = IncludeKey(
             file: ConfinedFiles.realPath(file) ?? file, context: inherited.context, fileRoot: inherited.fileRoot, requests: inherited.requests,
             responses: inherited.responses)
@@ -215,6 +230,9 @@ struct LoadRun {
             return
         }
         if !watched.contains(file) { watched.append(file) }
+        let occurrence = loadCounts[file, default: 0] + 1
+        loadCounts[file] = occurrence
+        if occurrence > 1 { name += "(\(occurrence))" }
         let bytes = [UInt8](data)
         let root: JSONNode
         do throws(JSONSyntaxError) {
@@ -388,7 +406,7 @@ struct LoadRun {
         checkFiles()
         var router: Router?
         do {
-            router = try Router(stubs: stubs)
+            router = try Router(stubs: stubs, options: routerOptions)
         } catch let error as ConfigError {
             for diagnostic in error.diagnostics {
                 var placed = diagnostic

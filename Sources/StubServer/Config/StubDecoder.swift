@@ -33,6 +33,9 @@ struct StubDecoder {
     let file: String
     let bytes: [UInt8]
     private(set) var diagnostics: [ConfigDiagnostic] = []
+    /// moco trims text values in files; sessions posted to the admin API (usually written by
+    /// `StubDefinition.mocoJSON`) keep them exactly, so `.startsWith("Bearer ")` stays as built.
+    var trimsText = true
 
     init(file: String, bytes: [UInt8]) {
         self.file = file
@@ -46,7 +49,7 @@ struct StubDecoder {
         var settings: [(sessionsBefore: Int, entry: SettingsEntry)] = []
     }
 
-    static let sessionKeys = ["request", "response", "redirectTo", "description", "mount", "resource", "websocket", "proxy", "on"]
+    static let sessionKeys = ["request", "response", "redirectTo", "description", "mount", "resource", "websocket", "proxy", "on", "scenario"]
     static let sessionSuggestions = sessionKeys + ["include", "file_root", "context"]
     /// Keys that make an entry a settings entry rather than a session.
     static let settingsOnlyKeys = ["include", "context", "file_root", "env"]
@@ -184,12 +187,60 @@ struct StubDecoder {
         } else if fields["redirectTo"] != nil && fields["request"] == nil {
             report(path() + ".redirectTo", "redirectTo needs a \"request\" to match", at: fields["redirectTo"]?.offset)
         }
+        let scenario = fields["scenario"].flatMap { decodeScenario($0, at: path() + ".scenario") }
         guard diagnostics.count == before else { return nil }
         var session = StubDefinition(
             request: request, response: response, redirectTo: redirectTo, description: description, scope: scope,
             reference: StubReference(file: file, index: index))
         session.onComplete = onComplete
+        session.scenario = scenario
         return session
+    }
+
+    /// `"scenario": {"name": "cart", "requires": "Started", "next": "HasItem"}` (a Rehearsal
+    /// extension, WireMock's stateful scenarios).
+    private mutating func decodeScenario(_ node: JSONNode, at path: @autoclosure () -> String) -> StubScenario? {
+        let before = diagnostics.count
+        guard let fields = members(node, at: path(), allowed: ["name", "requires", "next"]) else { return nil }
+        guard let nameNode = fields["name"] else {
+            report(path(), "a scenario needs \"name\" (and \"requires\" and/or \"next\")", at: node.offset)
+            return nil
+        }
+        let name = string(nameNode, at: path() + ".name")
+        if let name, name.isEmpty { report(path() + ".name", "expected a scenario name, got an empty string", at: nameNode.offset) }
+        let requires = fields["requires"].flatMap { string($0, at: path() + ".requires") }
+        let next = fields["next"].flatMap { string($0, at: path() + ".next") }
+        if fields["requires"] == nil && fields["next"] == nil {
+            report(path(), "a scenario needs \"requires\" (the state it answers in) and/or \"next\" (the state it moves to)", at: node.offset)
+        }
+        guard diagnostics.count == before, let name else { return nil }
+        return StubScenario(name: name, requires: requires, next: next)
+    }
+
+    /// Sessions posted to the admin API: one session object or an array of them; settings
+    /// entries are refused (an include names files on the server's disk).
+    mutating func decodeAdminSessions(_ root: JSONNode, scope: StubScope) -> [StubDefinition] {
+        if root.members != nil {
+            return decodeSession(root, index: 0, scope: scope, at: "").map { [$0] } ?? []
+        }
+        guard let elements = root.elements else {
+            expected("a session object or an array of them", at: "", got: root)
+            return []
+        }
+        var sessions: [StubDefinition] = []
+        for (index, element) in elements.enumerated() {
+            if let list = element.members, let key = list.first(where: { Self.settingsOnlyKeys.contains($0.key) })?.key {
+                report("[\(index)]" + JSONPathText.key(key), "settings entries (include, context, file_root, env) are not accepted here; post sessions", at: element.offset)
+                continue
+            }
+            if let session = decodeSession(element, index: index, scope: scope, at: "[\(index)]") { sessions.append(session) }
+        }
+        return sessions
+    }
+
+    /// A request matcher object on its own (journal filters, the admin API's queries).
+    mutating func decodeRequestMatcher(_ node: JSONNode) -> RequestPattern? {
+        decodeRequest(node, at: "")
     }
 
     // MARK: - Scalars
@@ -200,13 +251,13 @@ struct StubDecoder {
             expected("a string", at: path(), got: node)
             return nil
         }
-        return trim ? text.trimmingASCIIWhitespace() : text
+        return trim ? text.trimmedAsMoco(trimsText) : text
     }
 
     /// A string; numbers and booleans are accepted as their text (`"page": 2`).
     mutating func scalarText(_ node: JSONNode, at path: @autoclosure () -> String) -> String? {
         switch node.kind {
-        case .string(let text): return text.trimmingASCIIWhitespace()
+        case .string(let text): return text.trimmedAsMoco(trimsText)
         case .number(let number): return number.text
         case .bool(let flag): return flag ? "true" : "false"
         default:
@@ -478,7 +529,7 @@ struct StubDecoder {
     mutating func textValue(_ node: JSONNode, at path: @autoclosure () -> String, acceptScalars: Bool = false) -> TextValue? {
         switch node.kind {
         case .string(let text):
-            return .literal(text.trimmingASCIIWhitespace())
+            return .literal(text.trimmedAsMoco(trimsText))
         case .number, .bool:
             guard acceptScalars else {
                 expected("a string or {\"template\": …}", at: path(), got: node)
@@ -499,7 +550,7 @@ struct StubDecoder {
     }
 
     private mutating func templateValue(_ node: JSONNode, at path: @autoclosure () -> String) -> TextValue? {
-        if let text = node.stringValue { return .template(text.trimmingASCIIWhitespace()) }
+        if let text = node.stringValue { return .template(text.trimmedAsMoco(trimsText)) }
         guard let fields = members(node, at: path(), allowed: ["with", "vars"], what: "a template string or {\"with\": …, \"vars\": …}") else { return nil }
         guard let with = fields["with"] else {
             report(path(), "expected \"with\" (the template text)", at: node.offset)
@@ -588,7 +639,7 @@ struct StubDecoder {
             }
             func templatePath() -> String { path() + ".template" }
             if let name = template.stringValue {
-                return FileSource(name: .literal(name.trimmingASCIIWhitespace()), rendersContent: true)
+                return FileSource(name: .literal(name.trimmedAsMoco(trimsText)), rendersContent: true)
             }
             guard let parts = members(template, at: templatePath(), allowed: ["with", "vars"], what: "a template file name or {\"with\": …, \"vars\": …}") else { return nil }
             guard let with = parts["with"], let name = string(with, at: templatePath() + ".with") else {
@@ -946,4 +997,8 @@ extension StubDecoder {
         }
         return reply
     }
+}
+
+extension String {
+    func trimmedAsMoco(_ trims: Bool) -> String { trims ? trimmingASCIIWhitespace() : self }
 }

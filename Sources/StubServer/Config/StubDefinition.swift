@@ -37,6 +37,8 @@ public struct StubDefinition: Sendable {
     var sourcePath = ""
     /// moco's `on.complete`: an HTTP call fired once this session has answered.
     public var onComplete: EventDefinition? = nil
+    /// A stateful scenario: the stub answers only in `requires` and then moves to `next`.
+    public var scenario: StubScenario? = nil
 
     public init(
         request: RequestPattern?,
@@ -101,6 +103,39 @@ public struct StubDefinition: Sendable {
         return StubDefinition(
             request: RequestPattern(method: .equal("GET"), uri: .equal(endpoint.uri)),
             response: response, redirectTo: nil, description: description, scope: StubScope(), reference: nil)
+    }
+
+    /// A copy that takes part in a stateful scenario (see `StubScenario`).
+    public func inScenario(_ name: String, requires: String? = nil, next: String? = nil) -> StubDefinition {
+        var copy = self
+        copy.scenario = StubScenario(name: name, requires: requires, next: next)
+        return copy
+    }
+}
+
+/// WireMock's stateful scenarios, as a Rehearsal extension of moco's session object:
+/// `"scenario": {"name": "cart", "requires": "Started", "next": "HasItem"}`. Every scenario
+/// starts in `Started`; a stub with `requires` matches only in that state, and a stub with
+/// `next` moves the scenario there when it answers.
+///
+/// ```swift
+/// StubDefinition(request: .post("/api/v1/stories/101/upvote"), response: .json(["ok": true]))
+///     .inScenario("votes", requires: StubScenario.started, next: "Upvoted")
+/// ```
+public struct StubScenario: Sendable, Hashable {
+    /// The state every scenario starts in (and returns to on reset).
+    public static let started = "Started"
+
+    public var name: String
+    /// The state the stub answers in; nil: any state.
+    public var requires: String?
+    /// The state the scenario moves to when the stub answers; nil: stays.
+    public var next: String?
+
+    public init(name: String, requires: String? = nil, next: String? = nil) {
+        self.name = name
+        self.requires = requires
+        self.next = next
     }
 }
 

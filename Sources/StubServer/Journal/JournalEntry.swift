@@ -22,6 +22,8 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public let duration: Duration
     /// Why the engine refused the request (malformed, too large, too slow), or nil.
     public let rejection: String?
+    /// When no stub matched: the closest one and what it failed.
+    public var nearMiss: StubNearMiss? = nil
 
     public var method: String { request.method }
 
@@ -39,14 +41,19 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     }
 
     /// The percent-decoded path, without the query (`/api/v1/stories`).
-    public var path: String { RequestFilter.decodedPath(of: request) }
+    public var path: String {
+        let raw = String(request.rawPath)
+        return raw.removingPercentEncoding ?? raw
+    }
 
     /// True when a stub answered.
     public var isMatched: Bool { stub != nil }
 
-    /// `GET /api/v1/stories 200 Stubs/stories_conf.json#0 1.2ms`: the CLI's log line.
+    /// `GET /api/v1/stories 200 Stubs/stories_conf.json#0 1.2ms`: the CLI's log line;
+    /// `GET /x 400 no match (closest: Stubs/stories_conf.json#0, queries.client_id missing) 0.2ms`.
     public var description: String {
-        let answeredBy = stub?.description ?? (rejection.map { "refused: \($0)" } ?? "no match")
+        let answeredBy = stub?.description
+            ?? (rejection.map { "refused: \($0)" } ?? (nearMiss.map { "no match (\($0))" } ?? "no match"))
         let millis = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
         let target = request.target.isEmpty ? "-" : request.target
         let method = request.method.isEmpty ? "-" : request.method

@@ -122,12 +122,20 @@ public final class RequestJournal: @unchecked Sendable {
         requests(matching: RequestFilter(method: method, path: path))
     }
 
-    public func requests(matching pattern: RequestFilter) -> [JournalEntry] {
-        entries.filter { $0.rejection == nil && pattern.matches($0.request) }
+    /// Requests matching `filter` (moco's request matcher), oldest first. A filter built from
+    /// malformed `mocoJSON` matches nothing; `StubServer.findRequests(matching:)` throws instead.
+    public func requests(matching filter: RequestFilter) -> [JournalEntry] {
+        (try? requestsOrThrow(matching: filter)) ?? []
     }
 
-    public func count(matching pattern: RequestFilter) -> Int {
-        requests(matching: pattern).count
+    public func count(matching filter: RequestFilter) -> Int {
+        requests(matching: filter).count
+    }
+
+    /// Throws a `ConfigError` naming the JSON path when the filter is malformed.
+    func requestsOrThrow(matching filter: RequestFilter) throws -> [JournalEntry] {
+        let compiled = try CompiledFilter(filter)
+        return entries.filter { $0.rejection == nil && compiled.matches($0.request) }
     }
 
     /// Requests no stub answered: near misses and requests the engine refused.
@@ -153,7 +161,8 @@ public final class RequestJournal: @unchecked Sendable {
     /// Adds an entry and returns it. Called by the server after each reply.
     @discardableResult
     func record(
-        request: HTTPRequest, stub: StubReference?, status: Int, duration: Duration, rejection: String? = nil
+        request: HTTPRequest, stub: StubReference?, status: Int, duration: Duration, rejection: String? = nil,
+        nearMiss: StubNearMiss? = nil
     ) -> JournalEntry {
         var kept = request
         let size = request.body.count
@@ -163,7 +172,7 @@ public final class RequestJournal: @unchecked Sendable {
         let entry = JournalEntry(
             sequence: nextSequence, request: kept, bodyTruncated: truncated, bodySize: size, stub: stub,
             status: status, receivedAt: Date(timeIntervalSinceNow: -Double(duration.nanoseconds) / 1e9),
-            duration: duration, rejection: rejection
+            duration: duration, rejection: rejection, nearMiss: nearMiss
         )
         nextSequence += 1
         let cost = Self.cost(of: kept)

@@ -16,11 +16,16 @@ final class CompiledStub: Sendable {
     /// The `uri` `path` pattern whose captures templates read as `req.path.name`.
     let pathPattern: AntPathPattern?
     let plan: ResponsePlan
+    /// The stateful scenario this stub takes part in, and where its states live.
+    let scenario: StubScenario?
+    let scenarioStates: ScenarioStates?
 
     init(
         reference: StubReference, summary: String?, conditions: [RequestCondition], isCatchAll: Bool,
-        pathPattern: AntPathPattern?, plan: ResponsePlan
+        pathPattern: AntPathPattern?, plan: ResponsePlan, scenario: StubScenario? = nil, scenarioStates: ScenarioStates? = nil
     ) {
+        self.scenario = scenario
+        self.scenarioStates = scenarioStates
         self.reference = reference
         self.summary = summary
         // Stable insertion sort (a stub has a handful of conditions): equal costs keep the
@@ -81,7 +86,10 @@ final class CompiledStub: Sendable {
     }
 
     func reply(_ view: RequestView) -> HTTPReply {
-        plan.reply(TemplateContext(view: view, pathVariables: pathPattern.flatMap { $0.match(view.path) }))
+        if let scenario, let next = scenario.next, let scenarioStates {
+            scenarioStates.transition(scenario.name, from: scenario.requires, to: next)
+        }
+        return plan.reply(TemplateContext(view: view, pathVariables: pathPattern.flatMap { $0.match(view.path) }))
     }
 }
 
@@ -102,7 +110,8 @@ struct UnmanagedList<Object: AnyObject>: @unchecked Sendable {
 /// `context` and `request`), responses into plans.
 enum StubCompiler {
     static func compile(
-        _ definition: StubDefinition, reference: StubReference, runtime: StubRuntime = StubRuntime(), problems: inout [StubCompileProblem]
+        _ definition: StubDefinition, reference: StubReference, runtime: StubRuntime = StubRuntime(), problems: inout [StubCompileProblem],
+        scenarios: ScenarioStates? = nil
     ) -> CompiledStub? {
         let before = problems.count
         var conditions: [RequestCondition] = []
@@ -173,11 +182,18 @@ enum StubCompiler {
             problems.append(StubCompileProblem(path: "", message: "a session needs a response (or a request with redirectTo)"))
         }
         let live = UpstreamCompiler.compile(definition, reference: reference, runtime: runtime, problems: &problems)
+        let states = scenarios ?? ScenarioStates()
+        if let scenario = definition.scenario, let required = scenario.requires {
+            conditions.append(RequestCondition(
+                test: .scenario(states, name: scenario.name, state: required), label: "scenario \(quoted(scenario.name))",
+                expectation: .text("state \(quoted(required))")))
+        }
         guard problems.count == before else { return nil }
         return CompiledStub(
             reference: reference, summary: definition.description, conditions: conditions,
             isCatchAll: !hasRequest && mountPoint == nil && definition.resource == nil, pathPattern: pathPattern,
-            plan: ResponsePlan(steps: steps, owner: reference, source: live.source, event: live.event))
+            plan: ResponsePlan(steps: steps, owner: reference, source: live.source, event: live.event),
+            scenario: definition.scenario, scenarioStates: states)
     }
 
     /// A mount's prefix (with the context) and directory: relative names try the working

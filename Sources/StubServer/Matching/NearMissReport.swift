@@ -15,10 +15,14 @@ enum NearMissReport {
     static let maximumConditions = 24
 
     static func body(for view: RequestView, stubs: [CompiledStub]) -> String {
+        body(for: view, stubs: stubs, closest: NearMissRanking.closest(view, among: stubs)?.stub)
+    }
+
+    static func body(for view: RequestView, stubs: [CompiledStub], closest: CompiledStub?) -> String {
         let target = clip(String(decoding: Array(view.request.target.utf8.prefix(300)), as: UTF8.self), to: 300)
         var lines = ["No stub matched \(clip(view.request.method, to: 20)) \(target)", ""]
         let candidates = stubs.filter { !$0.conditions.isEmpty }
-        guard let closest = closestStub(view, among: candidates) else {
+        guard let closest else {
             lines.append(stubs.isEmpty ? "No stubs are loaded." : "No stub has request conditions to compare with.")
             return finish(lines)
         }
@@ -53,28 +57,5 @@ enum NearMissReport {
             text = String(decoding: Array(text.utf8.prefix(maximumBytes - 20)), as: UTF8.self) + "\n… (truncated)\n"
         }
         return text
-    }
-
-    /// The stub with the largest share of matching conditions (uri and method weigh most);
-    /// ties go to the stub written first.
-    static func closestStub(_ view: RequestView, among stubs: [CompiledStub]) -> CompiledStub? {
-        var best: (stub: CompiledStub, score: Double)?
-        for stub in stubs {
-            var matched = 0.0
-            var total = 0.0
-            for condition in stub.conditions {
-                let weight: Double
-                switch condition.test {
-                case .uri, .uriWithin: weight = 4
-                case .method: weight = 2
-                default: weight = 1
-                }
-                total += weight
-                if condition.matches(view) { matched += weight }
-            }
-            let score = total == 0 ? 0 : matched / total
-            if best == nil || score > best!.score { best = (stub, score) }
-        }
-        return best?.stub
     }
 }

@@ -22,6 +22,8 @@ final class RequestCondition: Sendable {
         case xpath(XPathExpression, TextPredicate)
         /// A `mount` has a file for the path.
         case mountedFile(MountPoint)
+        /// A stateful scenario is in this state (read from the server's shared states).
+        case scenario(ScenarioStates, name: String, state: String)
     }
 
     /// What was expected, kept in a form that is put in words only for a near-miss report
@@ -103,6 +105,7 @@ final class RequestCondition: Sendable {
         case .bodyJSON, .jsonPath, .structureJSON: 10
         case .bodyXML, .structureXML, .xpath: 11
         case .mountedFile: 12
+        case .scenario: 12
         }
     }
 
@@ -124,6 +127,7 @@ final class RequestCondition: Sendable {
         switch test {
         case .uri, .uriWithin, .method, .version, .header, .query, .cookie, .form:
             return false  // handled by `matches`
+        case .scenario(let states, let name, let state): return states.state(of: name) == state
         case .text(let predicate): return predicate.matches(view.request.body.isEmpty ? nil : view.bodyText)
         case .bodyBytes(let expected): return view.request.body == expected
         case .bodyJSON(let expected): return view.jsonValue == expected
@@ -196,6 +200,7 @@ final class RequestCondition: Sendable {
         case .mountedFile(let mount):
             guard let relative = mount.relativePath(view.path) else { return "\(quoted(view.path)), not a servable path below \(quoted(mount.prefix))" }
             return "no file \(quoted(relative)) in \(quoted(mount.root))"
+        case .scenario(let states, let name, _): return "state " + quoted(states.state(of: name))
         }
     }
 }

@@ -11,7 +11,23 @@ public struct StubReference: Sendable, Hashable, CustomStringConvertible {
         self.index = index
     }
 
-    public var description: String { "\(file)#\(index)" }
+    /// Stubs added through the admin API (`admin-3`).
+    public static func added(_ number: Int) -> StubReference { StubReference(file: addedFile, index: number) }
+    static let addedFile = "admin"
+
+    /// True for stubs added at run time (admin API, `StubServer.addStubs`).
+    public var isAdded: Bool { file == Self.addedFile }
+
+    /// `Stubs/login_conf.json#0`; `admin-3` for an added stub. Also the stub's id in the admin API.
+    public var description: String { isAdded ? "admin-\(index)" : "\(file)#\(index)" }
+}
+
+/// What compiling a router needs beyond the stubs: the server's scenario states (shared across
+/// reloads and with added stubs) and a path prefix no session may claim (the admin API's).
+struct RouterOptions {
+    var scenarios = ScenarioStates()
+    /// `/__admin`: sessions whose `uri` lies under it are refused.
+    var reservedPrefix: String?
 }
 
 /// The outcome of routing one request.
@@ -20,10 +36,13 @@ public struct RouteResult: Sendable {
     public var reply: HTTPReply
     /// The stub that answered; nil when nothing matched and `reply` is the near-miss 400.
     public var stub: StubReference?
+    /// When nothing matched: the closest stub and what it failed.
+    public var nearMiss: StubNearMiss?
 
-    public init(reply: HTTPReply, stub: StubReference?) {
+    public init(reply: HTTPReply, stub: StubReference?, nearMiss: StubNearMiss? = nil) {
         self.reply = reply
         self.stub = stub
+        self.nearMiss = nearMiss
     }
 }
 
@@ -49,6 +68,10 @@ public final class Router: Sendable {
     private let index: RouteIndex
     /// Recordings, saved-exchange files and the upstream client the stubs share.
     let runtime: StubRuntime
+    /// Where the stubs' scenarios keep their states.
+    let scenarios: ScenarioStates
+    /// Every scenario a stub mentions, in order.
+    let scenarioNames: [String]
 
     /// Compiles the stubs. Swift-built stubs without a `reference` are named `stubs#i`.
     /// Throws a `ConfigError` listing every bad regex, template, cookie or file.
@@ -58,7 +81,7 @@ public final class Router: Sendable {
 
     /// `adjustingRouteKeys` lets tests file stubs under deliberately wrong keys, to prove the
     /// index-versus-scan comparison notices.
-    init(stubs definitions: [StubDefinition], adjustingRouteKeys adjust: ((RouteKey) -> RouteKey)?) throws {
+    init(stubs definitions: [StubDefinition], adjustingRouteKeys adjust: ((RouteKey) -> RouteKey)?, options: RouterOptions = RouterOptions()) throws {
         var compiled: [CompiledStub] = []
         var diagnostics: [ConfigDiagnostic] = []
         let runtime = StubRuntime()
@@ -73,12 +96,18 @@ public final class Router: Sendable {
                 var expansionProblems: [StubCompileProblem] = []
                 for session in ResourceExpansion.sessions(for: definitions[position], problems: &expansionProblems) {
                     var sessionProblems: [StubCompileProblem] = []
-                    if let stub = StubCompiler.compile(session, reference: reference, runtime: runtime, problems: &sessionProblems) { compiled.append(stub) }
+                    if let stub = StubCompiler.compile(session, reference: reference, runtime: runtime, problems: &sessionProblems, scenarios: options.scenarios) { compiled.append(stub) }
                     problems += sessionProblems.map { StubCompileProblem(path: session.sourcePath + $0.path, message: $0.message) }
                 }
                 problems += expansionProblems
-            } else if let stub = StubCompiler.compile(definitions[position], reference: reference, runtime: runtime, problems: &problems) {
+            } else if let stub = StubCompiler.compile(definitions[position], reference: reference, runtime: runtime, problems: &problems, scenarios: options.scenarios) {
                 compiled.append(stub)
+                if let prefix = options.reservedPrefix, let path = Self.claimedPath(stub, under: prefix) {
+                    problems.append(StubCompileProblem(
+                        path: path,
+                        message: "this uri lies under \(prefix)/, where the admin API answers, so the session would never be reached; "
+                            + "choose another uri, or start with --no-admin (StubServer.Options.admin = .off) to serve it"))
+                }
             }
             for problem in problems {
                 diagnostics.append(ConfigDiagnostic(file: reference.file, path: "[\(reference.index)]" + problem.path, message: problem.message))
@@ -91,6 +120,35 @@ public final class Router: Sendable {
         catchAlls = compiled.filter(\.isCatchAll)
         stubReferences = UnmanagedList(stubs)
         index = RouteIndex(stubs, adjustingKeys: adjust)
+        scenarios = options.scenarios
+        var names: [String] = []
+        for definition in definitions {
+            if let name = definition.scenario?.name, !names.contains(name) { names.append(name) }
+        }
+        scenarioNames = names
+    }
+
+    convenience init(stubs definitions: [StubDefinition], options: RouterOptions) throws {
+        try self.init(stubs: definitions, adjustingRouteKeys: nil, options: options)
+    }
+
+    /// The JSON path of a stub's `uri` when it can only match under `prefix` (`/__admin`).
+    private static func claimedPath(_ stub: CompiledStub, under prefix: String) -> String? {
+        func under(_ text: String) -> Bool { text == prefix || text.hasPrefix(prefix + "/") }
+        for condition in stub.conditions {
+            switch condition.test {
+            case .uri(.equal(let text)), .uri(.startsWith(let text)):
+                if under(text) { return ".request.uri" }
+            case .uri(.path(let pattern)):
+                if let literal = pattern.literal, under(literal) { return ".request.uri" }
+                if pattern.source.hasPrefix(prefix + "/") { return ".request.uri" }
+            case .uriWithin(let context):
+                if under(context) { return ".request.uri" }
+            default:
+                continue
+            }
+        }
+        return nil
     }
 
     deinit { stubReferences.free() }
@@ -119,22 +177,57 @@ public final class Router: Sendable {
     public var references: [StubReference] { (stubs + catchAlls).map(\.reference) }
 
     public func route(_ request: HTTPRequest) -> RouteResult {
+        Self.route(request, first: self, then: nil)
+    }
+
+    /// Routes through two routers as one (a server's added stubs, then its configuration's):
+    /// the first router's stubs, the second's, then the first's catch-alls and the second's; a
+    /// miss is compared with the stubs of both. (Two parameters, not an array: no allocation
+    /// per request.)
+    static func route(_ request: HTTPRequest, first: Router, then second: Router?) -> RouteResult {
         let view = RequestView(request)
-        if let stub = firstMatch(view) {
+        if let stub = first.firstNonCatchAll(view) ?? second?.firstNonCatchAll(view) {
             return RouteResult(reply: stub.reply(view), stub: stub.reference)
+        }
+        for stub in first.catchAlls where stub.matches(view) {
+            return RouteResult(reply: stub.reply(view), stub: stub.reference)
+        }
+        if let second {
+            for stub in second.catchAlls where stub.matches(view) {
+                return RouteResult(reply: stub.reply(view), stub: stub.reference)
+            }
         }
         if Favicon.answers(method: view.method, path: view.path) {
             return RouteResult(reply: HTTPReply(.prepared(Favicon.prepared)), stub: Favicon.reference)
         }
-        let body = NearMissReport.body(for: view, stubs: stubs)
+        let all = second.map { first.stubs + $0.stubs } ?? first.stubs
+        let closest = NearMissRanking.closest(view, among: all)
+        let body = NearMissReport.body(for: view, stubs: all, closest: closest?.stub)
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: ContentTypes.text)
-        return RouteResult(reply: HTTPReply(.response(HTTPResponse(status: 400, headers: headers, body: Array(body.utf8)))), stub: nil)
+        let nearMiss = closest.map { found in
+            StubNearMiss(
+                stub: found.stub.reference, summary: found.stub.summary,
+                differences: NearMissRanking.differences(found.failed, view),
+                briefDifferences: found.failed.map { NearMissRanking.brief($0, view) },
+                conditionCount: found.stub.conditions.count)
+        }
+        return RouteResult(
+            reply: HTTPReply(.response(HTTPResponse(status: 400, headers: headers, body: Array(body.utf8)))), stub: nil,
+            nearMiss: nearMiss)
     }
+
+    /// The compiled stubs (catch-alls last), for the ranking tests.
+    var compiledStubs: [CompiledStub] { stubs + catchAlls }
 
     /// The stub that would answer `request`, without building a response (no `seq` advance).
     public func stub(matching request: HTTPRequest) -> StubReference? {
         firstMatch(RequestView(request))?.reference
+    }
+
+    private func firstNonCatchAll(_ view: RequestView) -> CompiledStub? {
+        index.firstMatch(path: view.path, method: view.method, check: ResidualCheck(stubs: stubReferences.buffer, view: view))
+            .map { stubs[$0] }
     }
 
     private func firstMatch(_ view: RequestView) -> CompiledStub? {

@@ -1,0 +1,154 @@
+import Foundation
+
+/// A journal entry as the admin API sends it (and `StubServerClient` reads it back); the
+/// embedded `StubServer` returns the same type from `requests()` and `findRequests(matching:)`.
+public struct RecordedRequest: Sendable, Equatable {
+    public struct Header: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// Position in the server's history, from 1.
+    public var sequence: Int
+    public var method: String
+    /// The percent-decoded path.
+    public var uri: String
+    /// The raw query string without `?`, or nil.
+    public var query: String?
+    public var headers: [Header]
+    /// The body as UTF-8 text (invalid bytes replaced), cut at the journal's limit.
+    public var body: String
+    public var bodySize: Int
+    public var bodyTruncated: Bool
+    /// The id of the stub that answered (`Stubs/login_conf.json#0`, `admin-3`), or nil.
+    public var stub: String?
+    /// `file#index`, `admin`, or nil when nothing answered.
+    public var source: String?
+    /// When nothing matched: the closest stub's id and each condition it failed.
+    public var nearMiss: NearMiss?
+    public var status: Int
+    public var time: Date
+    public var durationMilliseconds: Double
+    /// Why the engine refused the request, if it did.
+    public var rejection: String?
+
+    public struct NearMiss: Sendable, Equatable {
+        public var stub: String
+        public var differences: [String]
+        public init(stub: String, differences: [String]) {
+            self.stub = stub
+            self.differences = differences
+        }
+    }
+
+    init(_ entry: JournalEntry) {
+        sequence = entry.sequence
+        method = entry.request.method
+        uri = entry.path
+        query = entry.request.rawQuery.map(String.init)
+        headers = entry.request.headers.map { Header(name: $0.name, value: $0.value) }
+        body = String(decoding: entry.request.body, as: UTF8.self)
+        bodySize = entry.bodySize
+        bodyTruncated = entry.bodyTruncated
+        stub = entry.stub?.description
+        source = entry.stub.map { $0.isAdded ? StubReference.addedFile : $0.description }
+        nearMiss = entry.nearMiss.map { NearMiss(stub: $0.stub.description, differences: $0.differences) }
+        status = entry.status
+        time = entry.receivedAt
+        let (seconds, attoseconds) = entry.duration.components
+        durationMilliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        rejection = entry.rejection
+    }
+
+    /// `GET /api/v1/stories?client_id=x 200 Stubs/stories_conf.json#0 1.2ms`, as the log prints it.
+    public var summary: String {
+        let target = query.map { "\(uri)?\($0)" } ?? uri
+        let answeredBy = stub ?? rejection.map { "refused: \($0)" }
+            ?? nearMiss.map { "no match (closest: \($0.stub)\($0.differences.isEmpty ? "" : ", " + $0.differences.joined(separator: "; ")))" }
+            ?? "no match"
+        return "\(method) \(target) \(status) \(answeredBy) \(String(format: "%.1f", durationMilliseconds))ms"
+    }
+
+    // MARK: JSON
+
+    public var json: JSONValue {
+        var object: JSONObject = [
+            "sequence": .number(JSONNumber(sequence)), "method": .string(method), "uri": .string(uri),
+        ]
+        object.set("query", query.map(JSONValue.string) ?? .null)
+        object.set("headers", .array(headers.map { ["name": .string($0.name), "value": .string($0.value)] }))
+        object.set("body", .string(body))
+        object.set("bodySize", .number(JSONNumber(bodySize)))
+        object.set("bodyTruncated", .bool(bodyTruncated))
+        object.set("stub", stub.map(JSONValue.string) ?? .null)
+        object.set("source", source.map(JSONValue.string) ?? .null)
+        object.set("nearMiss", nearMiss.map { ["stub": .string($0.stub), "differences": .array($0.differences.map(JSONValue.string))] } ?? .null)
+        object.set("status", .number(JSONNumber(status)))
+        object.set("time", .string(Self.timeFormat(time)))
+        object.set("durationMs", .number(JSONNumber(durationMilliseconds)))
+        if let rejection { object.set("rejection", .string(rejection)) }
+        return .object(object)
+    }
+
+    /// Reads what `json` wrote; nil when a required field is missing.
+    public init?(json: JSONValue) {
+        guard let sequence = json["sequence"]?.intValue, let method = json["method"]?.stringValue,
+              let uri = json["uri"]?.stringValue, let status = json["status"]?.intValue else { return nil }
+        self.sequence = sequence
+        self.method = method
+        self.uri = uri
+        query = json["query"]?.stringValue
+        headers = (json["headers"]?.arrayValue ?? []).compactMap { item in
+            guard let name = item["name"]?.stringValue, let value = item["value"]?.stringValue else { return nil }
+            return Header(name: name, value: value)
+        }
+        body = json["body"]?.stringValue ?? ""
+        bodySize = json["bodySize"]?.intValue ?? body.utf8.count
+        bodyTruncated = json["bodyTruncated"]?.boolValue ?? false
+        stub = json["stub"]?.stringValue
+        source = json["source"]?.stringValue
+        if let miss = json["nearMiss"], let stub = miss["stub"]?.stringValue {
+            nearMiss = NearMiss(stub: stub, differences: (miss["differences"]?.arrayValue ?? []).compactMap(\.stringValue))
+        } else {
+            nearMiss = nil
+        }
+        self.status = status
+        time = json["time"]?.stringValue.flatMap(Self.parseTime) ?? Date(timeIntervalSince1970: 0)
+        durationMilliseconds = json["durationMs"]?.doubleValue ?? 0
+        rejection = json["rejection"]?.stringValue
+    }
+
+    static func timeFormat(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    static func parseTime(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+}
+
+extension JSONValue {
+    /// An integer number's value.
+    public var intValue: Int? {
+        if case .number(let number) = self { return number.intValue ?? Int(exactly: number.doubleValue) }
+        return nil
+    }
+
+    public var doubleValue: Double? {
+        if case .number(let number) = self { return number.doubleValue }
+        return nil
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let flag) = self { return flag }
+        return nil
+    }
+}

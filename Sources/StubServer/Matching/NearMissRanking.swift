@@ -1,0 +1,156 @@
+/// Orders candidate stubs (or journal entries) by how close a request came to them: first by
+/// how many conditions failed, then by how far off each failure is — a wrong path weighs more
+/// than a wrong method, which weighs more than a wrong header; a value that is there but
+/// differs is closer than one that is missing; a missing value that only had to exist is
+/// closer than one that had to equal something. File order only breaks exact ties.
+enum NearMissRanking {
+    struct Score: Comparable {
+        var failedCount: Int
+        var distance: Double
+        var matchedCount: Int
+
+        static func < (left: Score, right: Score) -> Bool {
+            if left.failedCount != right.failedCount { return left.failedCount < right.failedCount }
+            if left.distance != right.distance { return left.distance < right.distance }
+            return left.matchedCount > right.matchedCount
+        }
+    }
+
+    static func score(_ conditions: [RequestCondition], _ view: RequestView) -> (score: Score, failed: [RequestCondition]) {
+        var failed: [RequestCondition] = []
+        var distance = 0.0
+        for condition in conditions where !condition.matches(view) {
+            failed.append(condition)
+            distance += weight(condition) * howFarOff(condition, view)
+        }
+        return (Score(failedCount: failed.count, distance: distance, matchedCount: conditions.count - failed.count), failed)
+    }
+
+    /// The score, or nil as soon as more than `limit` conditions fail (that stub cannot win).
+    /// Allocation-free: every unmatched request ranks every stub.
+    static func score(_ conditions: [RequestCondition], _ view: RequestView, failingAtMost limit: Int) -> Score? {
+        var failedCount = 0
+        var distance = 0.0
+        for condition in conditions where !condition.matches(view) {
+            failedCount += 1
+            if failedCount > limit { return nil }
+            distance += weight(condition) * howFarOff(condition, view)
+        }
+        return Score(failedCount: failedCount, distance: distance, matchedCount: conditions.count - failedCount)
+    }
+
+    /// The closest of `stubs` (ties: the one tried first).
+    static func closest(_ view: RequestView, among stubs: [CompiledStub]) -> (stub: CompiledStub, failed: [RequestCondition])? {
+        var best: (stub: CompiledStub, score: Score)?
+        for stub in stubs where !stub.conditions.isEmpty {
+            guard let score = score(stub.conditions, view, failingAtMost: best?.score.failedCount ?? Int.max) else { continue }
+            if best == nil || score < best!.score { best = (stub, score) }
+        }
+        return best.map { ($0.stub, score($0.stub.conditions, view).failed) }
+    }
+
+    static func weight(_ condition: RequestCondition) -> Double {
+        switch condition.test {
+        case .uri, .uriWithin: 8
+        case .method: 5
+        case .text, .bodyBytes, .bodyJSON, .bodyXML, .structureJSON, .structureXML: 3
+        case .header, .query, .cookie, .form, .jsonPath, .xpath: 2
+        case .version, .scenario: 1
+        }
+    }
+
+    /// In (0, 1]: how far the request is from satisfying a condition it fails.
+    static func howFarOff(_ condition: RequestCondition, _ view: RequestView) -> Double {
+        switch condition.test {
+        case .uri(.equal(let expected)):
+            // Paths sharing their leading segments are closer (`/api/v1/storis` vs `/api/v1/stories`).
+            let (common, longest) = sharedSegments(expected, view.path)
+            return 0.3 + 0.7 * (1 - Double(common) / Double(max(longest, 1)))
+        case .header(_, let predicate), .query(_, let predicate), .cookie(_, let predicate), .form(_, let predicate):
+            guard isAbsent(condition, view) else { return 0.5 }
+            // Missing: a condition that any value satisfies is closer than one wanting a value.
+            switch predicate {
+            case .exist: return 0.6
+            case .equal: return 1
+            default: return 0.8
+            }
+        default:
+            return 1
+        }
+    }
+
+    /// How many leading `/` segments two paths share, and the larger segment count (by bytes,
+    /// without splitting).
+    static func sharedSegments(_ a: String, _ b: String) -> (common: Int, longest: Int) {
+        func count(_ text: String) -> Int {
+            var segments = 0, inSegment = false
+            for byte in text.utf8 {
+                if byte == UInt8(ascii: "/") { inSegment = false } else if !inSegment { inSegment = true; segments += 1 }
+            }
+            return segments
+        }
+        var common = 0, inSegment = false
+        var left = a.utf8.makeIterator(), right = b.utf8.makeIterator()
+        while true {
+            let x = left.next(), y = right.next()
+            if x == nil || y == nil {
+                // Both ended at once, or one ended where the other's segment ends.
+                let other = x ?? y
+                if inSegment && (other == nil || other == UInt8(ascii: "/")) { common += 1 }
+                break
+            }
+            guard x == y else { break }
+            if x == UInt8(ascii: "/") {
+                if inSegment { common += 1 }
+                inSegment = false
+            } else {
+                inSegment = true
+            }
+        }
+        return (common, max(count(a), count(b)))
+    }
+
+    /// The header, query parameter, cookie or form field the condition names is not there.
+    static func isAbsent(_ condition: RequestCondition, _ view: RequestView) -> Bool {
+        switch condition.test {
+        case .header(let name, _): return view.request.headers.values(for: name).isEmpty
+        case .query(let name, _): return view.queries[name]?.isEmpty ?? true
+        case .cookie(let name, _): return view.cookies[name]?.isEmpty ?? true
+        case .form(let name, _): return view.forms[name]?.isEmpty ?? true
+        case .text, .bodyBytes, .bodyJSON, .bodyXML, .structureJSON, .structureXML, .jsonPath, .xpath:
+            return view.request.body.isEmpty
+        default: return false
+        }
+    }
+
+    /// `queries.client_id missing`, `uri: got "/users/abc"`: a failed condition in a few words.
+    static func brief(_ condition: RequestCondition, _ view: RequestView) -> String {
+        if isAbsent(condition, view) { return "\(condition.label) missing" }
+        return "\(condition.label): got \(clip(condition.actual(view), to: 40))"
+    }
+
+    /// `expected "secret", got "wrong"` per failed condition.
+    static func differences(_ failed: [RequestCondition], _ view: RequestView) -> [String] {
+        failed.map { "\($0.label): expected \($0.expectation), got \($0.actual(view))" }
+    }
+}
+
+/// The stub an unmatched request came closest to, and what it failed: kept in the journal
+/// entry, shown in the log line and the admin API.
+public struct StubNearMiss: Sendable, CustomStringConvertible {
+    public var stub: StubReference
+    /// The stub's `description`, if any.
+    public var summary: String?
+    /// One line per failed condition: `forms.password: expected "secret", got "wrong"`.
+    public var differences: [String]
+    /// The same, in a few words each: `queries.client_id missing`.
+    public var briefDifferences: [String]
+    public var conditionCount: Int
+
+    /// `closest: Stubs/stories_conf.json#0, queries.client_id missing`
+    public var description: String {
+        var shown = briefDifferences.prefix(3).joined(separator: ", ")
+        if briefDifferences.count > 3 { shown += ", +\(briefDifferences.count - 3) more" }
+        return "closest: \(stub)" + (shown.isEmpty ? "" : ", " + shown)
+    }
+}
