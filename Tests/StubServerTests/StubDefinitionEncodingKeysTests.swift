@@ -2,7 +2,9 @@ import XCTest
 @testable import StubServer
 
 /// Every key of a session survives `encodedMocoJSON()` → the admin API's decoder, and a part
-/// moco JSON cannot hold throws instead of vanishing.
+/// moco JSON cannot hold throws instead of vanishing. `testEveryStoredPropertyIsCoveredBySamples`
+/// fails when a property is added to the model without a sample that sets it (and so, through
+/// the round trip, without an encoding).
 final class StubDefinitionEncodingKeysTests: XCTestCase {
     /// Decodes as `POST /__admin/stubs` does.
     static func decodeAsAdmin(_ text: String) throws -> (sessions: [StubDefinition], diagnostics: [String]) {
@@ -231,5 +233,57 @@ final class StubDefinitionEncodingKeysTests: XCTestCase {
 
         // For display the session says why instead of dropping the part.
         XCTAssertEqual(StubDefinition(request: .get("/x"), response: both).mocoJSON["error"]?.stringValue?.hasPrefix("cannot be written as moco JSON: response.proxy:"), true)
+    }
+
+    // MARK: Guard: a new stored property without an encoding fails here
+
+    /// Walks every sample with `Mirror` and collects, per type, the stored properties that are set
+    /// somewhere (not nil, not empty, not false). Every property the walk meets must be set in at
+    /// least one sample, and every sample round-trips, so a property the encoder ignores fails.
+    func testEveryStoredPropertyIsCoveredBySamples() throws {
+        var seen: Set<String> = []
+        var populated: Set<String> = []
+        // Not part of a session: what a settings include passed down, and where it was written.
+        let notSessionParts: Set<String> = ["StubDefinition.scope", "StubDefinition.reference", "StubDefinition.sourcePath"]
+        let leaves: Set<String> = ["JSONValue", "JSONObject", "JSONNumber"]
+
+        func isSet(_ value: Any) -> Bool {
+            let mirror = Mirror(reflecting: value)
+            switch mirror.displayStyle {
+            case .optional?, .collection?, .dictionary?, .set?: return !mirror.children.isEmpty
+            default: break
+            }
+            if let flag = value as? Bool { return flag }
+            if let variables = value as? TemplateVariables { return !variables.isEmpty }
+            if let matchers = value as? KeyedMatchers { return !matchers.entries.isEmpty }
+            return true
+        }
+        func walk(_ value: Any) {
+            let mirror = Mirror(reflecting: value)
+            let typeName = String(describing: mirror.subjectType)
+            switch mirror.displayStyle {
+            case .optional?, .collection?, .tuple?, .enum?, .dictionary?, .set?:
+                for child in mirror.children { walk(child.value) }
+            case .struct?, .class?:
+                guard String(reflecting: mirror.subjectType).hasPrefix("StubServer."), !leaves.contains(typeName) else { return }
+                for child in mirror.children {
+                    guard let label = child.label else { continue }
+                    let key = typeName + "." + label
+                    guard !notSessionParts.contains(key) else { continue }
+                    seen.insert(key)
+                    if isSet(child.value) { populated.insert(key) }
+                    walk(child.value)
+                }
+            default: return
+            }
+        }
+        for (_, stub) in Self.samples { walk(stub) }
+        XCTAssertGreaterThan(seen.count, 60, "the walk reaches the nested types")
+        for key in ["ResponseDefinition.sse", "ProxyDefinition.failover", "SSEEvent.retry", "EventDefinition.async", "ResourceDefinition.resources", "WebSocketEndpoint.pingPongs", "CORSPolicy.allowCredentials"] {
+            XCTAssertTrue(seen.contains(key), key)
+        }
+        let uncovered = seen.subtracting(populated).sorted()
+        XCTAssertEqual(uncovered, [], "stored properties no sample sets: teach StubDefinitionEncoding to write them and add a sample here")
+        for (name, stub) in Self.samples { XCTAssertNoThrow(try assertRoundTrips(stub), name) }
     }
 }
