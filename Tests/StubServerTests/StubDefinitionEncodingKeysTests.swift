@@ -235,6 +235,23 @@ final class StubDefinitionEncodingKeysTests: XCTestCase {
         XCTAssertEqual(StubDefinition(request: .get("/x"), response: both).mocoJSON["error"]?.stringValue?.hasPrefix("cannot be written as moco JSON: response.proxy:"), true)
     }
 
+    /// The decoder used to ignore these keys beside a mount, resource or websocket: the
+    /// session loaded without its scenario or event.
+    func testKeysAServingOrWebSocketSessionCannotHaveAreReportedNotIgnored() throws {
+        let cases = [
+            #"{"mount": {"dir": "www", "uri": "/s"}, "scenario": {"name": "s", "next": "n"}}"#: ".scenario",
+            #"{"resource": {"name": "items"}, "on": {"complete": {"get": {"url": "http://127.0.0.1:9/"}}}}"#: ".on",
+            #"{"websocket": {"uri": "/ws"}, "scenario": {"name": "s", "next": "n"}}"#: ".scenario",
+            #"{"websocket": {"uri": "/ws"}, "on": {"complete": {"get": {"url": "http://127.0.0.1:9/"}}}}"#: ".on",
+            #"{"mount": {"dir": "www", "uri": "/s"}, "websocket": {"uri": "/ws"}}"#: ".websocket",
+        ]
+        for (text, key) in cases {
+            let (sessions, diagnostics) = try Self.decodeAsAdmin(text)
+            XCTAssertEqual(sessions.count, 0, text)
+            XCTAssertTrue(diagnostics.contains { $0.contains(key) && ($0.contains("does not go with") || $0.contains("cannot also have")) }, "\(text): \(diagnostics)")
+        }
+    }
+
     // MARK: Guard: a new stored property without an encoding fails here
 
     /// Walks every sample with `Mirror` and collects, per type, the stored properties that are set
