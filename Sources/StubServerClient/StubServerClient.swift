@@ -60,10 +60,17 @@ public final class StubServerClient: @unchecked Sendable {
         } ?? []
     }
 
-    /// Adds stubs tried before the configuration's, newest first; returns their ids.
+    /// Adds stubs tried before the configuration's, newest first; returns their ids. Throws
+    /// `StubEncodingError` (before sending anything) when a stub has a part moco JSON cannot express.
     @discardableResult
     public func addStubs(_ stubs: [StubDefinition]) async throws -> [String] {
-        try await addStubs(mocoJSON: JSONValue.array(stubs.map(\.mocoJSON)).compactText)
+        var sessions: [JSONValue] = []
+        for (index, stub) in stubs.enumerated() {
+            do { sessions.append(try stub.encodedMocoJSON()) } catch {
+                throw StubEncodingError(path: "[\(index)]" + (error.path.isEmpty ? "" : "." + error.path), reason: error.reason)
+            }
+        }
+        return try await addStubs(mocoJSON: JSONValue.array(sessions).compactText)
     }
 
     @discardableResult

@@ -14,7 +14,7 @@ extension StubDecoder {
     /// `{"mount": {…}}` or `{"resource": {…}}` (with an optional `description`).
     mutating func decodeServingSession(_ fields: Fields, node: JSONNode, index: Int, scope: StubScope, at path: @autoclosure () -> String, before: Int) -> StubDefinition? {
         let kind = fields["mount"] != nil ? "mount" : "resource"
-        for other in ["request", "response", "redirectTo", "mount", "resource"] where other != kind && fields[other] != nil {
+        for other in ["request", "response", "redirectTo", "mount", "resource", "websocket", "proxy", "on", "scenario"] where other != kind && fields[other] != nil {
             let hint = kind == "mount" && other == "response" ? "; write the response keys (headers, status, latency…) inside the mount" : ""
             report(path() + "." + other, "a \(kind) session cannot also have \(quoted(other))\(hint)", at: fields[other]?.offset)
         }

@@ -901,7 +901,7 @@ extension StubDecoder {
         _ node: JSONNode, fields session: Fields, node sessionNode: JSONNode, index: Int, scope: StubScope, at path: @autoclosure () -> String
     ) -> StubDefinition? {
         let before = diagnostics.count
-        for other in ["request", "response", "redirectTo"] where session[other] != nil {
+        for other in ["request", "response", "redirectTo", "proxy", "on", "scenario"] where session[other] != nil {
             report(path() + "." + other, "a websocket session stands alone; \(quoted(other)) does not go with \"websocket\"", at: sessionNode.offset)
         }
         func wsPath() -> String { path() + ".websocket" }
