@@ -6,6 +6,9 @@ import Foundation
 final class ResponsePlan: Sendable {
     private let prepared: PreparedResponse?
     private let preparedDelay: Duration
+    /// The one step that reads a literal file when every other step is static.
+    private let preparedFile: (index: Int, plan: FilePlan)?
+    private let preparedFileSlot = FileCache.makeSlot()
     private let steps: [ResponseStep]
     /// The stub, named `file#index` in error bodies.
     let owner: StubReference
@@ -26,11 +29,39 @@ final class ResponsePlan: Sendable {
             if failure == nil {
                 prepared = PreparedResponse(draft.response)
                 preparedDelay = draft.delay
+                preparedFile = nil
                 return
             }
         }
         prepared = nil
         preparedDelay = .zero
+        // The common `"file": "name.json"` (plus static status and headers): serialise once per
+        // version of the file, so an unchanged file costs what a `text` costs plus an open.
+        let dynamic = steps.indices.filter { !steps[$0].isStatic }
+        if dynamic.count == 1, case .body(.file(let file)) = steps[dynamic[0]], file.name.isStatic, !file.rendersContent {
+            preparedFile = (dynamic[0], file)
+        } else {
+            preparedFile = nil
+        }
+    }
+
+    /// The reply of a response whose only non-static step is a literal file, as prepared for
+    /// the file's current version.
+    private func preparedFileReply(index: Int, plan: FilePlan) throws(ResponseFailure) -> HTTPReply {
+        guard case .literal(let fileName) = plan.name else { throw ResponseFailure(message: "a file name template") }
+        let file = try plan.read(named: fileName)
+        let built = try FileCache.shared.derived(from: file, slot: preparedFileSlot, cost: 256) { bytes throws(ResponseFailure) in
+            var draft = ResponseDraft()
+            for (position, step) in steps.enumerated() {
+                if position == index {
+                    draft.setBody(bytes, contentType: ContentTypes.forFile(named: fileName, charset: plan.charset))
+                } else {
+                    try step.apply(to: &draft, input: nil)
+                }
+            }
+            return PreparedFileReply(response: PreparedResponse(draft.response), delay: draft.delay)
+        }
+        return HTTPReply(.prepared(built.response), delay: built.delay)
     }
 
     /// True when the reply is built at compile time.
@@ -38,6 +69,13 @@ final class ResponsePlan: Sendable {
 
     func reply(_ input: @autoclosure () -> TemplateContext) -> HTTPReply {
         if let prepared { return HTTPReply(.prepared(prepared), delay: preparedDelay) }
+        if let (index, plan) = preparedFile {
+            do throws(ResponseFailure) {
+                return try preparedFileReply(index: index, plan: plan)
+            } catch {
+                return Self.failureReply("stubserver: \(owner) could not build its response: \(error.message)\n")
+            }
+        }
         let context = input()
         var draft = ResponseDraft()
         do throws(ResponseFailure) {
@@ -53,6 +91,12 @@ final class ResponsePlan: Sendable {
         headers.add(name: "Content-Type", value: ContentTypes.text)
         return HTTPReply(.response(HTTPResponse(status: 400, headers: headers, body: Array(message.utf8))))
     }
+}
+
+/// A prepared response for one version of a file, kept in that file's cache entry.
+private struct PreparedFileReply: Sendable {
+    var response: PreparedResponse
+    var delay: Duration
 }
 
 /// Why a response could not be built for a request (a template error, a missing file…).
@@ -137,7 +181,8 @@ enum BodyPlan: Sendable {
     }
 }
 
-/// A response `file`: read per request (so edits show up), confined to its root.
+/// A response `file`: opened per request (so edits show up), confined to its root, its bytes
+/// and parsed template kept in `FileCache` while the file is unchanged.
 struct FilePlan: Sendable {
     var name: TextPlan
     var charset: String?
@@ -147,21 +192,27 @@ struct FilePlan: Sendable {
     /// Only literal names fall back to the working directory (moco's rule); names built from
     /// the request never do.
     var fallback: String?
+    /// Where this plan's parsed template lives in the cache entry of its file.
+    var templateSlot = FileCache.makeSlot()
+
+    /// The file's current bytes, fresh and confined.
+    func read(named fileName: String) throws(ResponseFailure) -> FileCache.File {
+        switch FileCache.shared.read(fileName, root: root, fallback: name.isStatic ? fallback : nil) {
+        case .success(let file): return file
+        case .failure(let failure): throw ResponseFailure(message: failure.message)
+        }
+    }
 
     func produce(_ input: TemplateContext?) throws(ResponseFailure) -> (bytes: [UInt8], contentType: String) {
         let fileName = try name.render(input)
-        let result = ConfinedFiles.read(fileName, root: root, fallback: name.isStatic ? fallback : nil)
-        let bytes: [UInt8]
-        switch result {
-        case .success(let read): bytes = read
-        case .failure(let failure): throw ResponseFailure(message: failure.message)
-        }
+        let file = try read(named: fileName)
         let contentType = ContentTypes.forFile(named: fileName, charset: charset)
-        guard rendersContent else { return (bytes, contentType) }
-        let text = TextDecoding.decode(bytes, charset: charset)
+        guard rendersContent else { return (file.bytes, contentType) }
         let template: Template
         do throws(TemplateSyntaxError) {
-            template = try Template(text, variables: vars)
+            template = try FileCache.shared.derived(from: file, slot: templateSlot, cost: file.bytes.count * 2) { bytes throws(TemplateSyntaxError) in
+                try Template(TextDecoding.decode(bytes, charset: charset), variables: vars)
+            }
         } catch {
             throw ResponseFailure(message: "the template in \(quoted(fileName)): \(error.description)")
         }
