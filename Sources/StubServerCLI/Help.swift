@@ -19,7 +19,7 @@ enum Help {
     static let start = """
     OVERVIEW: Serve stubs from a JSON configuration, reloading it when a file changes.
 
-    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [-q]
+    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [--threads <n>] [-q]
 
     OPTIONS:
       -p, --port <port>       Port to listen on (default: 12306; 0 picks a free port).
@@ -32,10 +32,13 @@ enum Help {
                               Port for 'stubserver shutdown' (default: a free port, printed).
       --host <address>        Address to bind (default: 127.0.0.1). Anything else exposes the
                               stubs to your network.
+      --threads <n>           Event loops (threads) serving requests, 1 to 1024 (default: one
+                              per CPU the process may use: its affinity mask, e.g. taskset,
+                              and its cgroup CPU quota, e.g. docker --cpus).
       -q, --quiet             Do not print a line per request.
       -h, --help              Show help information.
 
-    Prints 'Server is started at <port>' once listening, then one line per request:
+    Prints 'Server is started at <port>' and 'Event loops: <n> (…)' once listening, then one line per request:
     method, path, status, the stub that answered (file#index) or 'no match', milliseconds.
     SIGINT or SIGTERM stops gracefully.
     """

@@ -17,6 +17,7 @@ enum StartCommand {
         .init(names: ["-s", "--shutdown-port"], key: "shutdown", takesValue: true),
         .init(names: ["--host"], key: "host", takesValue: true),
         .init(names: ["-q", "--quiet"], key: "quiet", takesValue: false),
+        .init(names: ["--threads"], key: "threads", takesValue: true),
     ]
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -30,6 +31,7 @@ enum StartCommand {
         let shutdownPort = try parsed.port("shutdown", option: "-s", command: name) ?? 0
         let host = parsed["host"] ?? "127.0.0.1"
         let quiet = parsed.has("quiet")
+        let threads = try parsed.number("threads", option: "--threads", in: 1...1024, command: name)
 
         // The process is ours: a peer vanishing mid-write must never kill it. (The library
         // itself never touches signal dispositions; it uses MSG_NOSIGNAL / SO_NOSIGPIPE.)
@@ -38,6 +40,7 @@ enum StartCommand {
         prepareStopSignals()
 
         var serverOptions = StubServer.Options(host: host, port: port)
+        serverOptions.eventLoopCount = threads ?? 0
         if !quiet {
             serverOptions.logger = { entry in Console.out(entry.description) }
         }
@@ -51,6 +54,8 @@ enum StartCommand {
             throw RuntimeFailure("\(error)")
         }
         Console.out("Server is started at \(server.port)")
+        let loops = server.eventLoopCount
+        Console.out("Event loops: \(loops) (\(threads == nil ? "one per usable CPU" : "--threads"))")
 
         let finished = DispatchSemaphore(value: 0)
         let stopOnce = StopOnce {

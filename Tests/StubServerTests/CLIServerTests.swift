@@ -50,6 +50,29 @@ final class CLIServerTests: XCTestCase {
         XCTAssertThrowsError(try get(port, "/hello"), "the port is closed after a graceful stop")
     }
 
+    func testThreadsChoosesTheNumberOfEventLoops() throws {
+        let (process, port) = try start(["--threads", "3"])
+        XCTAssertEqual(process.waitForLine { $0.hasPrefix("Event loops: ") }, "Event loops: 3 (--threads)")
+        XCTAssertEqual(try get(port, "/hello").text, "v1")
+        process.send(signal: SIGTERM)
+        XCTAssertEqual(process.waitForExit(), 0)
+    }
+
+    /// Pinned to one CPU, the server starts one loop, not one per machine core.
+    func testOneEventLoopPerUsableCPU() throws {
+        let taskset = URL(fileURLWithPath: "/usr/bin/taskset")
+        guard FileManager.default.isExecutableFile(atPath: taskset.path) else { throw XCTSkip("no taskset on this machine") }
+        let process = try StubServerProcess(
+            ["-c", "0", StubServerProcess.binary.path, "start", "-p", "0", "-c", "conf.json"],
+            workingDirectory: directory.url, executable: taskset
+        )
+        let port = try process.waitForPort()
+        XCTAssertEqual(process.waitForLine { $0.hasPrefix("Event loops: ") }, "Event loops: 1 (one per usable CPU)")
+        XCTAssertEqual(try get(port, "/hello").text, "v1")
+        process.send(signal: SIGTERM)
+        XCTAssertEqual(process.waitForExit(), 0)
+    }
+
     func testSIGINTStopsGracefully() throws {
         let (process, port) = try start()
         XCTAssertEqual(try get(port, "/hello").text, "v1")
