@@ -41,8 +41,9 @@ enum StartCommand {
 
         var serverOptions = StubServer.Options(host: host, port: port)
         serverOptions.eventLoopCount = threads ?? 0
+        let log = RequestLog()
         if !quiet {
-            serverOptions.logger = { entry in Console.out(entry.description) }
+            serverOptions.logger = { entry in log.append(entry.description) }
         }
         let server = try source.makeServer(options: serverOptions)
         if !SocketAddressCheck.isLoopback(host) {
@@ -60,6 +61,7 @@ enum StartCommand {
         let finished = DispatchSemaphore(value: 0)
         let stopOnce = StopOnce {
             server.stop()
+            log.flush()
             Console.out("Server stopped.")
             finished.signal()
         }
@@ -73,6 +75,7 @@ enum StartCommand {
         Console.out("Shutdown port is \(shutdown.port)")
 
         server.watchConfiguration { event in
+            log.flush()
             switch event {
             case .reloaded(let files):
                 Console.out("\(files.map(displayName).joined(separator: ", ")) changed; configuration reloaded")
