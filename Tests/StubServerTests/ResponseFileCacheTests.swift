@@ -136,6 +136,26 @@ final class ResponseFileCacheTests: XCTestCase {
         try assertRefused("/named?f=../../\(URL(fileURLWithPath: outside).lastPathComponent)/secret.txt")
     }
 
+    func testSymlinksAreResolvedByHandAndMustStayInside() throws {
+        let manager = FileManager.default
+        try manager.createSymbolicLink(atPath: path("public/absolute.txt"), withDestinationPath: path("public/inside.txt"))
+        XCTAssertEqual(try body("/named?f=absolute.txt"), "inside-data", "an absolute link into the root is fine")
+        try manager.createSymbolicLink(atPath: path("public/pages"), withDestinationPath: "dir")
+        XCTAssertEqual(try body("/named?f=pages/page.txt"), "inside-page", "a linked directory inside the root is fine")
+        try manager.createSymbolicLink(atPath: path("public/up"), withDestinationPath: "..")
+        XCTAssertEqual(try body("/named?f=up/public/inside.txt"), "inside-data", "a link to the root itself stays inside")
+        try manager.createSymbolicLink(atPath: path("public/loop-a"), withDestinationPath: "loop-b")
+        try manager.createSymbolicLink(atPath: path("public/loop-b"), withDestinationPath: "loop-a")
+        let loop = try stubs.send("GET", "/named?f=loop-a")
+        XCTAssertEqual(loop.status, 400)
+        XCTAssertTrue(loop.text.contains("more than 40 symlinks"), loop.text)
+        try manager.createSymbolicLink(atPath: path("public/escape"), withDestinationPath: "../..")
+        try assertRefused("/named?f=escape/\(URL(fileURLWithPath: outside).lastPathComponent)/secret.txt")
+        let missing = try stubs.send("GET", "/named?f=nope.txt")
+        XCTAssertEqual(missing.status, 400)
+        XCTAssertTrue(missing.text.contains("no file"), missing.text)
+    }
+
     func testTheCacheStaysWithinItsByteBudget() throws {
         let cache = FileCache(byteLimit: 4096)
         for index in 0..<8 {
