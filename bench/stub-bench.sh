@@ -13,7 +13,8 @@
 #
 # Knobs (environment): BENCH_DURATION seconds per wrk run (default 5), BENCH_ROUNDS rounds
 # (default 3, at least 3 for a median), BENCH_STARTS startup samples (default 9), BENCH_PIN
-# (default 1), BENCH_CONFIGS (default "text file template tenk designernews").
+# (default 1), BENCH_STATIC (default 1: the Swift runtime linked statically, as `make stub`
+# builds; 0 for a dynamic build), BENCH_CONFIGS (default "text file template tenk designernews").
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -44,9 +45,18 @@ if [ "$PIN" != 0 ]; then
     fi
 fi
 
-say "building stubserver (release)"
-swift build -c release --product stubserver >/dev/null
-STUBSERVER="$(swift build -c release --show-bin-path)/stubserver"
+# The Swift runtime and Foundation linked statically, as `make stub` builds it: a dynamic
+# binary spends 10-15 ms of its startup resolving libFoundation's symbols.
+if [ "${BENCH_STATIC:-1}" != 0 ]; then
+    BUILD=(swift build -c release --static-swift-stdlib --scratch-path .build/static)
+    LINKING="Swift runtime linked statically"
+else
+    BUILD=(swift build -c release)
+    LINKING="Swift runtime linked dynamically"
+fi
+say "building stubserver (release, $LINKING)"
+"${BUILD[@]}" --product stubserver >/dev/null
+STUBSERVER="$("${BUILD[@]}" --show-bin-path)/stubserver"
 
 # --- fixtures ----------------------------------------------------------------------------
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/stubserver-bench.XXXXXX")"
@@ -258,7 +268,7 @@ done
 echo
 echo "bodies: text/file/10k $(printf '%s' "$BODY" | wc -c) bytes, template $(wc -c < "$WORK/www/template") bytes, DN stories $(wc -c < "$WORK/www/api/v1/stories") bytes (Stubs/settings.json, GET /api/v1/stories?client_id=…)"
 echo "10k stubs = 9,599 exact paths (methods, queries, headers, forms) + 300 path templates + 100 startsWith + the hit last"
-echo "startup, spawn to first 200 (median of $STARTS): ${startup} ms with 1 stub; ${startup_tenk} ms with 10,000 stubs (median of 3)"
+echo "startup, spawn to first 200 ($LINKING; median of $STARTS): ${startup} ms with 1 stub; ${startup_tenk} ms with 10,000 stubs (median of 3)"
 echo "load 10,000 stubs (stubserver validate, spawn to exit, median of $STARTS): ${validate_tenk} ms"
 rss_line="peak RSS:"
 for config in "${CONFIGS[@]}"; do rss_line+=" ${LABEL[$config]} ${RSS[$config]} MiB,"; done
