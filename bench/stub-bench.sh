@@ -267,7 +267,7 @@ for config in "${CONFIGS[@]}"; do
 done
 echo
 echo "bodies: text/file/10k $(printf '%s' "$BODY" | wc -c) bytes, template $(wc -c < "$WORK/www/template") bytes, DN stories $(wc -c < "$WORK/www/api/v1/stories") bytes (Stubs/settings.json, GET /api/v1/stories?client_id=…)"
-echo "10k stubs = 9,599 exact paths (methods, queries, headers, forms) + 300 path templates + 100 startsWith + the hit last"
+[[ " ${CONFIGS[*]} " == *" tenk "* ]] && echo "10k stubs = 9,599 exact paths (methods, queries, headers, forms) + 300 path templates + 100 startsWith + the hit last"
 echo "startup, spawn to first 200 ($LINKING; median of $STARTS): ${startup} ms with 1 stub; ${startup_tenk} ms with 10,000 stubs (median of 3)"
 echo "load 10,000 stubs (stubserver validate, spawn to exit, median of $STARTS): ${validate_tenk} ms"
 rss_line="peak RSS:"
