@@ -91,23 +91,48 @@ enum ConfinedFiles {
         FileCache.shared.read(name, root: root, fallback: fallback).map(\.bytes)
     }
 
+    /// A name checked and split once (a literal file name in the config), so serving it
+    /// builds no strings: the components below the root, and the cache key.
+    struct Target: Sendable {
+        let name: String
+        let root: String
+        let components: [String]
+        /// The components joined with `/`.
+        let relative: String
+        let key: String
+
+        init(_ name: String, root: String) throws(Failure) {
+            switch ConfinedFiles.confinedComponents(name, root: root) {
+            case .failure(let failure): throw failure
+            case .success(let components):
+                self.name = name
+                self.root = root
+                self.components = components
+                relative = components.joined(separator: "/")
+                key = root + "\u{0}" + relative
+            }
+        }
+    }
+
     /// Opens `name` for reading, confined to `root`. `realRoot`, when known, allows a one-call
     /// open on Linux (`openat2` refusing every symlink) and Darwin (`O_NOFOLLOW_ANY`); any
     /// failure there falls back to the component walk, which gives the precise answer.
     static func open(_ name: String, root: String, realRoot: String?) -> Result<OpenedFile, Failure> {
-        let components: [String]
-        switch confinedComponents(name, root: root) {
-        case .failure(let failure): return .failure(failure)
-        case .success(let found): components = found
+        do throws(Failure) {
+            return open(try Target(name, root: root), realRoot: realRoot)
+        } catch {
+            return .failure(error)
         }
-        guard !components.isEmpty else {
-            return .failure(Failure(message: "\(quoted(name)) is not a regular file", isNotFound: false))
+    }
+
+    static func open(_ target: Target, realRoot: String?) -> Result<OpenedFile, Failure> {
+        guard !target.components.isEmpty else {
+            return .failure(Failure(message: "\(quoted(target.name)) is not a regular file", isNotFound: false))
         }
-        let relative = components.joined(separator: "/")
-        if let realRoot, let fd = openWithoutSymlinks(realRoot + "/" + relative) {
-            return finish(fd, name: name, key: root + "\u{0}" + relative)
+        if let realRoot, let fd = openWithoutSymlinks(realRoot + "/" + target.relative) {
+            return finish(fd, name: target.name, key: target.key)
         }
-        return walk(components, name: name, root: root)
+        return walk(target.components, name: target.name, root: target.root)
     }
 
     private static let fileFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC

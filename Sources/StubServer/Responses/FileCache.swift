@@ -95,8 +95,19 @@ final class FileCache: @unchecked Sendable {
 
     /// The bytes of `name`, confined to `root`.
     func read(_ name: String, root: String) -> Result<File, ConfinedFiles.Failure> {
+        do throws(ConfinedFiles.Failure) {
+            return read(try ConfinedFiles.Target(name, root: root))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The bytes of a name checked once (`ConfinedFiles.Target`): the per-request path for
+    /// literal file names.
+    func read(_ target: ConfinedFiles.Target) -> Result<File, ConfinedFiles.Failure> {
+        let name = target.name
         let opened: ConfinedFiles.OpenedFile
-        switch ConfinedFiles.open(name, root: root, realRoot: realRoot(of: root)) {
+        switch ConfinedFiles.open(target, realRoot: realRoot(of: target.root)) {
         case .failure(let failure): return .failure(failure)
         case .success(let file): opened = file
         }

@@ -193,11 +193,40 @@ struct FilePlan: Sendable {
     /// the request never do.
     var fallback: String?
     /// Where this plan's parsed template lives in the cache entry of its file.
-    var templateSlot = FileCache.makeSlot()
+    let templateSlot = FileCache.makeSlot()
+    /// A literal name checked and split once, under the root and the fallback root (nil when
+    /// the name is built per request, or when the check failed: then it fails per request,
+    /// with its message).
+    private let literalTargets: (ConfinedFiles.Target, ConfinedFiles.Target?)?
+
+    init(name: TextPlan, charset: String?, rendersContent: Bool, vars: TemplateVariables, root: String, fallback: String?) {
+        self.name = name
+        self.charset = charset
+        self.rendersContent = rendersContent
+        self.vars = vars
+        self.root = root
+        self.fallback = fallback
+        if case .literal(let text) = name, let primary = try? ConfinedFiles.Target(text, root: root) {
+            let second = fallback.flatMap { $0 == root ? nil : try? ConfinedFiles.Target(text, root: $0) }
+            literalTargets = (primary, second)
+        } else {
+            literalTargets = nil
+        }
+    }
 
     /// The file's current bytes, fresh and confined.
     func read(named fileName: String) throws(ResponseFailure) -> FileCache.File {
-        switch FileCache.shared.read(fileName, root: root, fallback: name.isStatic ? fallback : nil) {
+        let result: Result<FileCache.File, ConfinedFiles.Failure>
+        if let (primary, second) = literalTargets, primary.name == fileName {
+            var found = FileCache.shared.read(primary)
+            if case .failure(let failure) = found, failure.isNotFound, let second, case .success(let file) = FileCache.shared.read(second) {
+                found = .success(file)
+            }
+            result = found
+        } else {
+            result = FileCache.shared.read(fileName, root: root, fallback: name.isStatic ? fallback : nil)
+        }
+        switch result {
         case .success(let file): return file
         case .failure(let failure): throw ResponseFailure(message: failure.message)
         }
