@@ -26,12 +26,15 @@ let package = Package(
         // App code may link SpecKitAppSupport and TextScreen; they never import XCTest
         // (`make check-app-targets`). SpecKit and TextSnapshot re-export them for tests.
         .target(name: "SpecKitAppSupport"),
-        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport", "TestRunObservation"]),
+        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport", "TestRunObservation", "RehearsalSettings"]),
         .target(name: "TextScreen"),
-        .target(name: "TextSnapshot", dependencies: ["TextScreen", "TestRunObservation"]),
+        .target(name: "TextSnapshot", dependencies: ["TextScreen", "TestRunObservation", "RehearsalSettings"]),
         // Which XCTest test is running, shared by SpecKit (which starts watching while the test
         // list is built) and TextSnapshot (which names that test in its re-record commands).
         .target(name: "TestRunObservation"),
+        // Settings from the environment (plain, TEST_RUNNER_, SIMCTL_CHILD_), rehearsal.json and CI
+        // detection, shared by SpecKit and TextSnapshot so both read them the same way under xcodebuild.
+        .target(name: "RehearsalSettings"),
         .target(
             name: "DesignerNews",
             dependencies: ["SpecKitAppSupport", "TextScreen"],
@@ -40,11 +43,11 @@ let package = Package(
         // `make bench-snapshots`: times verifying 1,000 existing text snapshots (release build).
         .executableTarget(name: "TextSnapshotBench", dependencies: ["TextSnapshot"], path: "bench/TextSnapshotBench"),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer"]),
-        .testTarget(name: "SpecKitTests", dependencies: ["SpecKit"]),
+        .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "RehearsalSettings"]),
         // No bootstrap file on purpose: proves a spec target without one fails loudly.
         .testTarget(name: "SpecKitNoBootstrapTests", dependencies: ["SpecKit"]),
         // SpecKit too: a scenario proves re-record commands select SpecKit-named tests.
-        .testTarget(name: "TextSnapshotTests", dependencies: ["TextSnapshot", "SpecKit"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "TextSnapshotTests", dependencies: ["TextSnapshot", "SpecKit", "TestRunObservation"], exclude: ["__Snapshots__"]),
         .testTarget(
             name: "Specs",
             dependencies: ["DesignerNews", "SpecKit", "TextSnapshot", "StubServer"],

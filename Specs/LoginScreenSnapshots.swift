@@ -1,7 +1,7 @@
 import DesignerNews
 import Foundation
 
-/// The login screen as readers see it: 4 states × 6 languages × 5 devices, reviewed text files
+/// The login screen as readers see it: 4 states × 7 languages × 6 devices, reviewed text files
 /// under __Snapshots__/LoginScreenSnapshots/. No servers: the view model runs against a FixtureAPI.
 final class LoginScreenSnapshots: FeatureSpec {
     override func testFeature() {

@@ -64,6 +64,7 @@ public final class StubServer: @unchecked Sendable {
     private let engine: HTTPServer
     private let lock = NSLock()
     private var files: [String]
+    private var loadWarnings: [ConfigDiagnostic]
     private var watcher: FileWatcher?
     private let reloadQueue = DispatchQueue(label: "stubserver.reload")
 
@@ -97,12 +98,14 @@ public final class StubServer: @unchecked Sendable {
 
     private convenience init(source: Source, loaded: LoadedConfig, options: Options) {
         self.init(source: source, routing: loaded.router, files: loaded.watchedFiles, options: options)
+        loadWarnings = loaded.warnings
     }
 
     private init(source: Source, routing: any RequestRouting, files: [String], options: Options) {
         self.options = options
         self.source = source
         self.files = files
+        self.loadWarnings = []
         let journal = RequestJournal(capacity: options.journalCapacity, bodyExcerptLimit: options.journalBodyLimit)
         self.journal = journal
         let routes = RouteTable(routing)
@@ -167,6 +170,13 @@ public final class StubServer: @unchecked Sendable {
 
     // MARK: Reloading
 
+    /// What the last load noticed without refusing the configuration (a response file that
+    /// does not exist yet, a file included twice…).
+    public var warnings: [ConfigDiagnostic] {
+        lock.lock(); defer { lock.unlock() }
+        return loadWarnings
+    }
+
     /// The files the current configuration was read from (absolute paths).
     public var watchedFiles: [String] {
         lock.lock(); defer { lock.unlock() }
@@ -189,6 +199,7 @@ public final class StubServer: @unchecked Sendable {
         routes.replace(with: loaded.router)
         lock.lock()
         files = loaded.watchedFiles
+        loadWarnings = loaded.warnings
         lock.unlock()
     }
 

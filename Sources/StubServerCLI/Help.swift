@@ -19,7 +19,7 @@ enum Help {
     static let start = """
     OVERVIEW: Serve stubs from a JSON configuration, reloading it when a file changes.
 
-    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [--threads <n>] [-q]
+    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [--threads <n>] [-q] [--content-length <bytes>]
 
     OPTIONS:
       -p, --port <port>       Port to listen on (default: 12306; 0 picks a free port).
@@ -36,8 +36,11 @@ enum Help {
                               per CPU the process may use: its affinity mask, e.g. taskset,
                               and its cgroup CPU quota, e.g. docker --cpus).
       -q, --quiet             Do not print a line per request.
+      --content-length <bytes>
+                              Largest request body; larger ones get 413 (default: 10485760).
       -h, --help              Show help information.
 
+    Configuration warnings (a response file that does not exist yet, …) are printed at start.
     Prints 'Server is started at <port>' and 'Event loops: <n> (…)' once listening, then one line per request:
     method, path, status, the stub that answered (file#index) or 'no match', milliseconds.
     SIGINT or SIGTERM stops gracefully.
@@ -57,16 +60,19 @@ enum Help {
     static let validate = """
     OVERVIEW: Check a configuration and print every problem (file, JSON path, what was expected).
 
-    USAGE: stubserver validate (-c <config> | -g <settings> [-e <env>])
+    USAGE: stubserver validate (-c <config> | -g <settings> [-e <env>]) [--strict]
 
     OPTIONS:
       -c, --config <config>   Configuration file or quoted glob.
       -g, --settings <settings>
                               Global settings file.
-      -e, --env <env>         With -g: the environment to check.
+      -e, --env <env>         With -g: the environment to check (one no entry names is an error).
+      --strict                Treat warnings (a missing response file, a file outside its root,
+                              a file included twice, …) as errors.
       -h, --help              Show help information.
 
-    Exits 0 when the configuration loads, 1 when it has problems.
+    Prints '<config>: ok (N sessions from M files)' and exits 0 when the configuration loads;
+    prints every problem and exits 1 when it has problems.
     """
 
     static let version = """

@@ -30,16 +30,24 @@ enum ValidateCommand {
             .init(names: ["-c", "--config"], key: "config", takesValue: true),
             .init(names: ["-g", "--settings"], key: "settings", takesValue: true),
             .init(names: ["-e", "--env"], key: "env", takesValue: true),
+            .init(names: ["--strict"], key: "strict", takesValue: false),
         ], command: name)
         if parsed.wantsHelp {
             Console.out(Help.validate)
             return 0
         }
         let source = try ConfigSource(parsed, command: name)
+        let strict = parsed.has("strict")
         do {
             let loaded = try source.load()
-            let count = loaded.watchedFiles.count
-            Console.out("\(source.config ?? source.settings!): ok (\(count) file\(count == 1 ? "" : "s") read)")
+            if strict, !loaded.warnings.isEmpty {
+                throw RuntimeFailure(lines: loaded.warnings.map { "\($0) (an error with --strict)" })
+            }
+            for warning in loaded.warnings { Console.err("stubserver: warning: \(warning)") }
+            let sessions = loaded.sessionCount
+            let files = loaded.watchedFiles.count
+            let warnings = loaded.warnings.isEmpty ? "" : ", \(loaded.warnings.count) warning\(loaded.warnings.count == 1 ? "" : "s")"
+            Console.out("\(source.config ?? source.settings!): ok (\(sessions) session\(sessions == 1 ? "" : "s") from \(files) file\(files == 1 ? "" : "s")\(warnings))")
             return 0
         } catch let error as ConfigError {
             throw RuntimeFailure(lines: error.diagnostics.map(\.description))

@@ -18,6 +18,7 @@ enum StartCommand {
         .init(names: ["--host"], key: "host", takesValue: true),
         .init(names: ["-q", "--quiet"], key: "quiet", takesValue: false),
         .init(names: ["--threads"], key: "threads", takesValue: true),
+        .init(names: ["--content-length"], key: "content-length", takesValue: true),
     ]
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -32,6 +33,14 @@ enum StartCommand {
         let host = parsed["host"] ?? "127.0.0.1"
         let quiet = parsed.has("quiet")
         let threads = try parsed.number("threads", option: "--threads", in: 1...1024, command: name)
+        var limits = HTTPServerLimits()
+        if let text = parsed["content-length"] {
+            // moco accepts the option and ignores it; here it is the request body limit (413 above).
+            guard let bytes = Int(text), bytes >= 0 else {
+                throw UsageError(message: "invalid size '\(text)' for '--content-length': expected a number of bytes", command: name)
+            }
+            limits.maxBodyBytes = bytes
+        }
 
         // The process is ours: a peer vanishing mid-write must never kill it. (The library
         // itself never touches signal dispositions; it uses MSG_NOSIGNAL / SO_NOSIGPIPE.)
@@ -39,13 +48,14 @@ enum StartCommand {
         raiseDescriptorLimit()
         prepareStopSignals()
 
-        var serverOptions = StubServer.Options(host: host, port: port)
+        var serverOptions = StubServer.Options(host: host, port: port, limits: limits)
         serverOptions.eventLoopCount = threads ?? 0
         let log = RequestLog()
         if !quiet {
             serverOptions.logger = { entry in log.append(entry.description) }
         }
         let server = try source.makeServer(options: serverOptions)
+        for warning in server.warnings { Console.err("stubserver: warning: \(warning)") }
         if !SocketAddressCheck.isLoopback(host) {
             Console.err("stubserver: warning: listening on \(host) exposes your stubs to every machine that can reach this one")
         }
@@ -79,6 +89,7 @@ enum StartCommand {
             switch event {
             case .reloaded(let files):
                 Console.out("\(files.map(displayName).joined(separator: ", ")) changed; configuration reloaded")
+                for warning in server.warnings { Console.err("stubserver: warning: \(warning)") }
             case .failed(let files, let error):
                 Console.err("\(files.map(displayName).joined(separator: ", ")) changed but the configuration is broken; still serving the last good one:")
                 for line in "\(error)".split(separator: "\n") { Console.err("  \(line)") }
@@ -187,6 +198,7 @@ struct ConfigSource {
         }
     }
 
+    /// The `-e` value, checked against the settings (a typo is an error, not an empty server).
     func load() throws -> LoadedConfig {
         if let config { return try ConfigLoader.load(config: config) }
         return try ConfigLoader.load(settings: settings!, environment: environment)

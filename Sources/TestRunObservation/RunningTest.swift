@@ -75,6 +75,25 @@ package enum RunningTest {
         return name
     }
 
+    /// The name of the run's outermost suite — `All tests` for a whole run, `Selected tests` when a
+    /// filter, `-only-testing`, a test plan or Xcode's diamond chose some — or `nil` when observation
+    /// began after the run started. Both XCTest implementations use these names.
+    package static var rootSuiteName: String? {
+        state.withLock { $0.rootSuiteName }
+    }
+
+    fileprivate static func bundleWillStart() {
+        state.withLock { $0.awaitingRootSuite = true }
+    }
+
+    fileprivate static func suiteWillStart(_ name: String) {
+        state.withLock { state in
+            guard state.awaitingRootSuite else { return }
+            state.awaitingRootSuite = false
+            state.rootSuiteName = name
+        }
+    }
+
     fileprivate static func started(_ testCase: XCTestCase) {
         let identity = identity(of: testCase)
         state.withLock { $0.current = identity }
@@ -89,6 +108,8 @@ private final class StateBox: @unchecked Sendable {
     struct State {
         var observing = false
         var current: RunningTest.Identity?
+        var awaitingRootSuite = false
+        var rootSuiteName: String?
     }
 
     private let lock = NSLock()
@@ -102,6 +123,14 @@ private final class StateBox: @unchecked Sendable {
 }
 
 private final class RunningTestObserver: NSObject, XCTestObservation, @unchecked Sendable {
+    func testBundleWillStart(_ testBundle: Bundle) {
+        RunningTest.bundleWillStart()
+    }
+
+    func testSuiteWillStart(_ testSuite: XCTestSuite) {
+        RunningTest.suiteWillStart(testSuite.name)
+    }
+
     func testCaseWillStart(_ testCase: XCTestCase) {
         RunningTest.started(testCase)
     }

@@ -269,6 +269,20 @@ final class FixtureRunTests: XCTestCase {
             message: "[Then a value that never comes] expected to eventually equal <2>, got <1> (timed out after 1 s)")
     }
 
+    func testATimedOutAsyncScenarioNeverFailsTheNextTest() throws {
+        let result = try FixtureProcess.run(
+            ["SpecKitTests.FixtureLateTimeoutFeature"], environment: ["BDD_SCENARIO_TIMEOUT": "0.3"])
+        let output = result.output
+        XCTAssertTrue(output.contains("Test Case 'FixtureLateTimeoutFeature.slow - a slow async scenario @fixture' failed"), output)
+        XCTAssertTrue(output.contains("scenario did not finish within 300 ms (BDD_SCENARIO_TIMEOUT)"), output)
+        XCTAssertTrue(output.contains("Test Case 'FixtureLateTimeoutFeature.the next scenario @fixture' passed"), output)
+        XCTAssertTrue(output.contains("Executed 2 tests, with 1 failure"), output)
+        // The stale task skips its remaining steps, still runs its cleanup, and reports that late.
+        XCTAssertFalse(output.contains("expected to equal <2>, got <1>"), output)
+        XCTAssertTrue(output.contains("late failure in timed-out scenario \"slow - a slow async scenario @fixture\""), output)
+        XCTAssertTrue(output.contains("late afterEach failure"), output)
+    }
+
     func testEventuallySeesMainQueueAndMainActorWork() throws {
         let result = try run("FixtureAsyncFeature")
         XCTAssertEqual(result.exitCode, 0, result.output)

@@ -195,7 +195,7 @@ final class CLIServerTests: XCTestCase {
     func testValidateAcceptsAGoodConfiguration() throws {
         let result = try StubServerProcess.run(["validate", "-c", "conf.json"], workingDirectory: directory.url)
         XCTAssertEqual(result.status, 0, "\(result.stderr)")
-        XCTAssertEqual(result.stdout, ["conf.json: ok (1 file read)"])
+        XCTAssertEqual(result.stdout, ["conf.json: ok (2 sessions from 1 file)"])
     }
 
     func testHotReloadSwapsRoutesKeepsConnectionsAndSurvivesABrokenEdit() throws {

@@ -73,7 +73,7 @@ final class ConfigDiagnosticsTests: XCTestCase {
               {"request": {"uri": "/q", "method": {"match": "GET", "contain": "E"}}, "response": {"text": "a"}},
               {"request": {"headers": {"X": {"path": "/a"}}}, "response": {"text": "a"}},
               {"request": {"uri": "/r"}, "response": {"seq": []}},
-              {"mount": {"dir": "www", "uri": "/static"}},
+              {"mount": {"dir": "www"}},
               {"request": {"uri": "/s"}, "response": {"cookies": {"bad name": "v"}}},
               {"request": {"uri": "/t"}, "response": {"headers": {"X-A": "1\\r\\nInjected: yes"}}},
               {"request": {"uri": "/u", "text": {"exist": "maybe"}}, "response": {"text": "a"}}
@@ -90,7 +90,7 @@ final class ConfigDiagnosticsTests: XCTestCase {
             "[6].request.method: expected a string or one operator such as {\"match\": \"…\"}; operators: match, startsWith, endsWith, contain, exist, path",
             "[7].request.headers.X.path: the path operator applies to uri only",
             "[8].response.seq: expected at least one response",
-            "[9].mount: mount (serving a directory) is not supported yet; use file responses",
+            "[9].mount: a mount needs \"dir\" (the directory) and \"uri\" (where it is served), e.g. {\"dir\": \"www\", \"uri\": \"/static\"}",
             "[10].response.cookies[\"bad name\"]: the cookie name \"bad name\" contains \" \", which a cookie name cannot",
             "[11].response.headers.X-A: a header value cannot contain a line break",
             "[12].request.text.exist: expected true or false, got \"maybe\"",

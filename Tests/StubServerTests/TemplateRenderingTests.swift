@@ -113,11 +113,13 @@ final class TemplateRenderingTests: XCTestCase {
     func testDecimalPatternFormatting() {
         XCTAssertEqual(DecimalPattern("#.#").format(3.14159), "3.1")
         XCTAssertEqual(DecimalPattern("#.#").format(2.0), "2")
-        XCTAssertEqual(DecimalPattern("#.#").format(0.25), ".2", "half-even, and no leading zero, as Java's DecimalFormat")
+        XCTAssertEqual(DecimalPattern("#.#").format(0.25), "0.2", "half-even, and one integer digit, as Java's DecimalFormat")
+        XCTAssertEqual(DecimalPattern("#.##").format(0.16), "0.16", "Java's applyPattern turns '#.##' into '0.##'")
+        XCTAssertEqual(DecimalPattern(".##").format(0.16), ".16", "no integer digits written: none shown")
         XCTAssertEqual(DecimalPattern("###.##").format(12.345678), "12.35")
         XCTAssertEqual(DecimalPattern("0.000").format(1.5), "1.500")
         XCTAssertEqual(DecimalPattern("#,###").format(1234567), "1,234,567")
-        XCTAssertEqual(DecimalPattern("#.###").format(0.5), ".5")
+        XCTAssertEqual(DecimalPattern("#.###").format(0.5), "0.5")
         XCTAssertEqual(DecimalPattern("#.##").format(-2.005), "-2")
     }
 }

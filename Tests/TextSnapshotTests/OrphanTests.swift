@@ -1,6 +1,7 @@
 import Foundation
 import TextSnapshot
 import XCTest
+import TestRunObservation
 
 final class OrphanTests: XCTestCase {
     func testFilesNoTestTouchedAreListedAcrossTestFileFolders() throws {
@@ -45,6 +46,22 @@ final class OrphanTests: XCTestCase {
         XCTAssertTrue(OrphanPolicy.isFullRun(arguments: ["/b/x.xctest", "--testing-library", "xctest"], environment: [:]))
         XCTAssertFalse(OrphanPolicy.isFullRun(arguments: ["/b/x.xctest", "TextSnapshotTests.OrphanTests/testReport"], environment: [:]))
         XCTAssertFalse(OrphanPolicy.isFullRun(arguments: ["/b/x.xctest"], environment: ["BDD_TAGS": "smoke"]))
+    }
+
+    func testTheRootSuiteDecidesWhenItWasSeenAndMacOSArgumentsAreRead() {
+        // An Xcode diamond run passes no test name in the arguments; its root suite says "Selected tests".
+        XCTAssertFalse(OrphanPolicy.isFullRun(arguments: ["/b/x.xctest"], environment: [:], rootSuiteName: "Selected tests"))
+        XCTAssertTrue(OrphanPolicy.isFullRun(arguments: ["/b/x.xctest", "Some.Test"], environment: [:], rootSuiteName: "All tests"))
+        XCTAssertFalse(OrphanPolicy.isFullRun(arguments: ["/b/x.xctest"], environment: ["BDD_TAGS": "a"], rootSuiteName: "All tests"))
+        // macOS `swift test`: `xctest [-XCTest <tests>] <bundle>`.
+        XCTAssertTrue(OrphanPolicy.isFullRun(arguments: ["xctest", "/b/Pkg.xctest"], environment: [:]))
+        XCTAssertTrue(OrphanPolicy.isFullRun(arguments: ["xctest", "-XCTest", "All", "/b/Pkg.xctest"], environment: [:]))
+        XCTAssertFalse(OrphanPolicy.isFullRun(arguments: ["xctest", "-XCTest", "Pkg.A/testB", "/b/Pkg.xctest"], environment: [:]))
+    }
+
+    func testThisRunsRootSuiteWasObserved() {
+        // SpecKit in this binary starts watching before the run, so the root suite is known.
+        XCTAssertNotNil(RunningTest.rootSuiteName)
     }
 
     /// The committed golden snapshots of this target and of `Specs/` share one test binary; their roots

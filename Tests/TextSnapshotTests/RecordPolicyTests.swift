@@ -39,6 +39,16 @@ final class RecordPolicyTests: XCTestCase {
         XCTAssertNil(policy.refusal)
     }
 
+    func testCIIsSeenThroughXcodebuildPrefixesAndProviderVariables() throws {
+        for environment in [["TEST_RUNNER_CI": "true"], ["SIMCTL_CHILD_CI": "1"], ["GITHUB_ACTIONS": "true"],
+                            ["TEST_RUNNER_CI_XCODE_CLOUD": "TRUE"], ["JENKINS_URL": "http://ci"]] {
+            let policy = try RecordPolicy.resolve(call: nil, scope: nil, environment: environment)
+            XCTAssertEqual(policy.mode, .never, "\(environment)")
+            XCTAssertTrue(policy.isCI, "\(environment)")
+        }
+        XCTAssertFalse(try RecordPolicy.resolve(call: nil, scope: nil, environment: ["CI": "false", "GITHUB_ACTIONS": "true"]).isCI)
+    }
+
     func testUnknownRecordModeIsAClearError() {
         XCTAssertThrowsError(try resolve(["TEXT_SNAPSHOT_RECORD": "sometimes"])) { error in
             XCTAssertEqual((error as? SnapshotFailure)?.message,

@@ -16,6 +16,21 @@ final class VerifySnapshotTests: XCTestCase {
         XCTAssertNil(sandbox.run { verifySnapshot(of: "hello", as: .lines, named: "greeting") })
     }
 
+    func testAnUnreachableSourceTreeFailsClearlyUnlessARootIsSet() throws {
+        let failure = withSnapshotSettings({ $0.environment = [:] }) {
+            verifySnapshot(of: "hello", as: .lines, named: "greeting", file: StaticString(stringLiteral: "/nonexistent-source-tree/Tests/LoginTests.swift"))
+        }
+        XCTAssertEqual(failure?.kind, .configuration)
+        XCTAssertTrue(failure?.message.hasPrefix("The source tree is not reachable from this test process: /nonexistent-source-tree/Tests does not exist here") == true,
+                      failure?.message ?? "")
+        XCTAssertTrue(failure?.message.contains("TEST_RUNNER_TEXT_SNAPSHOT_DIR") == true, failure?.message ?? "")
+        let sandbox = try makeSandbox()
+        let withRoot = sandbox.run {
+            verifySnapshot(of: "hello", as: .lines, named: "greeting", file: StaticString(stringLiteral: "/nonexistent-source-tree/Tests/LoginTests.swift"))
+        }
+        XCTAssertEqual(withRoot?.kind, .recorded, "a configured root makes the source folder irrelevant")
+    }
+
     func testOnCIAMissingReferenceFailsAndWritesNothing() throws {
         let sandbox = try makeSandbox()
         let failure = sandbox.run(environment: ["CI": "true"]) { verifySnapshot(of: "hello", as: .lines, named: "greeting") }

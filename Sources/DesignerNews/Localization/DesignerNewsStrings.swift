@@ -1,7 +1,7 @@
 import Foundation
 import TextScreen
 
-/// The app's `Localizable.strings` tables (en, de, es, fr, ja, ar), loaded once from the module's
+/// The app's `Localizable.strings` tables (en, de, es, fr, ja, ar, pt), loaded once from the module's
 /// `Resources/<lang>.lproj/`. Plurals use key suffixes (`story.points.one`, `.other`, and Arabic's
 /// `.zero`, `.two`, `.few`, `.many`), which TextScreen's `Localizer` resolves.
 ///

@@ -50,12 +50,13 @@ public struct Expectation<Value> {
     }
 
     /// Polls until the matcher matches, spinning the current run loop so main
-    /// queue and main-actor work can progress. `timeout` defaults to
-    /// `BDD_EVENTUALLY_TIMEOUT` (1 s). In async code use the `await` form.
+    /// queue and main-actor work can progress. `timeout` and `pollInterval` default to
+    /// ``PollingDefaults`` (1 s and 10 ms; `BDD_EVENTUALLY_TIMEOUT`, `BDD_POLL_INTERVAL`).
+    /// In async code use the `await` form.
     @available(*, noasync, message: "in async code write `await expect(…).toEventually(…)`")
     @discardableResult
     public func toEventually(
-        _ matcher: Matcher<Value>, timeout: TimeInterval? = nil, pollInterval: TimeInterval = 0.01,
+        _ matcher: Matcher<Value>, timeout: TimeInterval? = nil, pollInterval: TimeInterval? = nil,
         description: String? = nil
     ) -> Bool {
         poll(matcher, .toEventually, timeout, pollInterval, description)
@@ -65,16 +66,69 @@ public struct Expectation<Value> {
     @available(*, noasync, message: "in async code write `await expect(…).toEventuallyNot(…)`")
     @discardableResult
     public func toEventuallyNot(
-        _ matcher: Matcher<Value>, timeout: TimeInterval? = nil, pollInterval: TimeInterval = 0.01,
+        _ matcher: Matcher<Value>, timeout: TimeInterval? = nil, pollInterval: TimeInterval? = nil,
         description: String? = nil
     ) -> Bool {
         poll(matcher, .toEventuallyNot, timeout, pollInterval, description)
     }
 
+    /// Same as ``toEventuallyNot(_:timeout:pollInterval:description:)``.
+    @available(*, noasync, message: "in async code write `await expect(…).toNotEventually(…)`")
+    @discardableResult
+    public func toNotEventually(
+        _ matcher: Matcher<Value>, timeout: TimeInterval? = nil, pollInterval: TimeInterval? = nil,
+        description: String? = nil
+    ) -> Bool {
+        poll(matcher, .toEventuallyNot, timeout, pollInterval, description)
+    }
+
+    /// Checks for the whole of `until` (default ``PollingDefaults/timeout``) that the matcher
+    /// never matches; fails at the first poll that matches:
+    /// `expect(vm.errorShown).toNever(beTrue(), until: 0.5)`.
+    @available(*, noasync, message: "in async code write `await expect(…).toNever(…)`")
+    @discardableResult
+    public func toNever(
+        _ matcher: Matcher<Value>, until: TimeInterval? = nil, pollInterval: TimeInterval? = nil,
+        description: String? = nil
+    ) -> Bool {
+        poll(matcher, .toNever, until, pollInterval, description)
+    }
+
+    /// Same as ``toNever(_:until:pollInterval:description:)``.
+    @available(*, noasync, message: "in async code write `await expect(…).neverTo(…)`")
+    @discardableResult
+    public func neverTo(
+        _ matcher: Matcher<Value>, until: TimeInterval? = nil, pollInterval: TimeInterval? = nil,
+        description: String? = nil
+    ) -> Bool {
+        poll(matcher, .toNever, until, pollInterval, description)
+    }
+
+    /// Checks for the whole of `until` that the matcher keeps matching; fails at the first
+    /// poll that does not: `expect(session.isValid).toAlways(beTrue(), until: 0.5)`.
+    @available(*, noasync, message: "in async code write `await expect(…).toAlways(…)`")
+    @discardableResult
+    public func toAlways(
+        _ matcher: Matcher<Value>, until: TimeInterval? = nil, pollInterval: TimeInterval? = nil,
+        description: String? = nil
+    ) -> Bool {
+        poll(matcher, .toAlways, until, pollInterval, description)
+    }
+
+    /// Same as ``toAlways(_:until:pollInterval:description:)``.
+    @available(*, noasync, message: "in async code write `await expect(…).alwaysTo(…)`")
+    @discardableResult
+    public func alwaysTo(
+        _ matcher: Matcher<Value>, until: TimeInterval? = nil, pollInterval: TimeInterval? = nil,
+        description: String? = nil
+    ) -> Bool {
+        poll(matcher, .toAlways, until, pollInterval, description)
+    }
+
     /// Async form: polls with `Task.sleep`, on the caller's actor.
     @discardableResult
     public func toEventually(
-        _ matcher: Matcher<Value>, timeout: TimeInterval? = nil, pollInterval: TimeInterval = 0.01,
+        _ matcher: Matcher<Value>, timeout: TimeInterval? = nil, pollInterval: TimeInterval? = nil,
         description: String? = nil, isolation: isolated (any Actor)? = #isolation
     ) async -> Bool {
         await pollAsync(matcher, .toEventually, timeout, pollInterval, description, isolation)
@@ -83,10 +137,55 @@ public struct Expectation<Value> {
     /// Async form of ``toEventuallyNot(_:timeout:pollInterval:description:)``.
     @discardableResult
     public func toEventuallyNot(
-        _ matcher: Matcher<Value>, timeout: TimeInterval? = nil, pollInterval: TimeInterval = 0.01,
+        _ matcher: Matcher<Value>, timeout: TimeInterval? = nil, pollInterval: TimeInterval? = nil,
         description: String? = nil, isolation: isolated (any Actor)? = #isolation
     ) async -> Bool {
         await pollAsync(matcher, .toEventuallyNot, timeout, pollInterval, description, isolation)
+    }
+
+    /// Async form of ``toNotEventually(_:timeout:pollInterval:description:)``.
+    @discardableResult
+    public func toNotEventually(
+        _ matcher: Matcher<Value>, timeout: TimeInterval? = nil, pollInterval: TimeInterval? = nil,
+        description: String? = nil, isolation: isolated (any Actor)? = #isolation
+    ) async -> Bool {
+        await pollAsync(matcher, .toEventuallyNot, timeout, pollInterval, description, isolation)
+    }
+
+    /// Async form of ``toNever(_:until:pollInterval:description:)``.
+    @discardableResult
+    public func toNever(
+        _ matcher: Matcher<Value>, until: TimeInterval? = nil, pollInterval: TimeInterval? = nil,
+        description: String? = nil, isolation: isolated (any Actor)? = #isolation
+    ) async -> Bool {
+        await pollAsync(matcher, .toNever, until, pollInterval, description, isolation)
+    }
+
+    /// Async form of ``neverTo(_:until:pollInterval:description:)``.
+    @discardableResult
+    public func neverTo(
+        _ matcher: Matcher<Value>, until: TimeInterval? = nil, pollInterval: TimeInterval? = nil,
+        description: String? = nil, isolation: isolated (any Actor)? = #isolation
+    ) async -> Bool {
+        await pollAsync(matcher, .toNever, until, pollInterval, description, isolation)
+    }
+
+    /// Async form of ``toAlways(_:until:pollInterval:description:)``.
+    @discardableResult
+    public func toAlways(
+        _ matcher: Matcher<Value>, until: TimeInterval? = nil, pollInterval: TimeInterval? = nil,
+        description: String? = nil, isolation: isolated (any Actor)? = #isolation
+    ) async -> Bool {
+        await pollAsync(matcher, .toAlways, until, pollInterval, description, isolation)
+    }
+
+    /// Async form of ``alwaysTo(_:until:pollInterval:description:)``.
+    @discardableResult
+    public func alwaysTo(
+        _ matcher: Matcher<Value>, until: TimeInterval? = nil, pollInterval: TimeInterval? = nil,
+        description: String? = nil, isolation: isolated (any Actor)? = #isolation
+    ) async -> Bool {
+        await pollAsync(matcher, .toAlways, until, pollInterval, description, isolation)
     }
 
     // MARK: Evaluation
@@ -106,11 +205,14 @@ public struct Expectation<Value> {
         return outcome.passed
     }
 
+    /// `toEventually`-style styles stop at the first pass; `toNever`/`toAlways` stop at the
+    /// first failure and pass when the time is up.
     private func poll(
-        _ matcher: Matcher<Value>, _ style: ExpectationStyle, _ timeout: TimeInterval?, _ interval: TimeInterval,
+        _ matcher: Matcher<Value>, _ style: ExpectationStyle, _ timeout: TimeInterval?, _ interval: TimeInterval?,
         _ description: String?
     ) -> Bool {
-        let limit = timeout ?? SpecSettings.eventuallyTimeout
+        let limit = timeout ?? PollingDefaults.timeout
+        let interval = interval ?? PollingDefaults.pollInterval
         let deadline = Date(timeIntervalSinceNow: limit)
         let runLoop = RunLoop.current
         // A repeating timer keeps the run loop from returning at once when it
@@ -120,34 +222,51 @@ public struct Expectation<Value> {
         defer { keepAlive.invalidate() }
         while true {
             let outcome = evaluate(matcher, style, cached: false)
-            if outcome.passed { return true }
-            if Date() >= deadline {
-                var message = Self.timedOut(outcome.message, after: limit)
-                if RunningScenario.current.snapshot?.isAsync == true {
-                    // Spinning the run loop from inside a main-actor task cannot run
-                    // other main-actor work (Nimble #1006), so say how to wait instead.
-                    message += "\n(this scenario is async: wait with `await expect(…).toEventually(…)` "
-                        + "in an `await` step so main-actor work can run)"
+            if style.holdsForDuration {
+                if !outcome.passed {
+                    fail(outcome.message, description)
+                    return false
                 }
-                fail(message, description)
-                return false
+                if Date() >= deadline { return true }
+            } else {
+                if outcome.passed { return true }
+                if Date() >= deadline {
+                    var message = Self.timedOut(outcome.message, after: limit)
+                    if RunningScenario.current.snapshot?.isAsync == true {
+                        // Spinning the run loop from inside a main-actor task cannot run
+                        // other main-actor work (Nimble #1006), so say how to wait instead.
+                        message += "\n(this scenario is async: wait with `await expect(…).toEventually(…)` "
+                            + "in an `await` step so main-actor work can run)"
+                    }
+                    fail(message, description)
+                    return false
+                }
             }
             _ = runLoop.run(mode: .default, before: min(Date(timeIntervalSinceNow: interval), deadline))
         }
     }
 
     private func pollAsync(
-        _ matcher: Matcher<Value>, _ style: ExpectationStyle, _ timeout: TimeInterval?, _ interval: TimeInterval,
+        _ matcher: Matcher<Value>, _ style: ExpectationStyle, _ timeout: TimeInterval?, _ interval: TimeInterval?,
         _ description: String?, _ isolation: isolated (any Actor)?
     ) async -> Bool {
-        let limit = timeout ?? SpecSettings.eventuallyTimeout
+        let limit = timeout ?? PollingDefaults.timeout
+        let interval = interval ?? PollingDefaults.pollInterval
         let deadline = Date(timeIntervalSinceNow: limit)
         while true {
             let outcome = evaluate(matcher, style, cached: false)
-            if outcome.passed { return true }
-            if Date() >= deadline || Task.isCancelled {
-                fail(Self.timedOut(outcome.message, after: limit), description)
-                return false
+            if style.holdsForDuration {
+                if !outcome.passed {
+                    fail(outcome.message, description)
+                    return false
+                }
+                if Date() >= deadline || Task.isCancelled { return true }
+            } else {
+                if outcome.passed { return true }
+                if Date() >= deadline || Task.isCancelled {
+                    fail(Self.timedOut(outcome.message, after: limit), description)
+                    return false
+                }
             }
             let wait = min(interval, max(0, deadline.timeIntervalSinceNow))
             try? await Task.sleep(nanoseconds: UInt64(max(wait, 0.001) * 1_000_000_000))
@@ -161,7 +280,7 @@ public struct Expectation<Value> {
         return message[..<newline] + note + message[newline...]
     }
 
-    private func fail(_ message: String, _ description: String?) {
+    func fail(_ message: String, _ description: String?) {
         let text = description.map { "\($0): \(message)" } ?? message
         FailureRecording.record(text, file: file, line: line)
     }

@@ -62,8 +62,8 @@ public struct MatchResult {
 
     public func passes(_ style: ExpectationStyle) -> Bool {
         switch style {
-        case .to, .toEventually: status == .matches
-        case .toNot, .toEventuallyNot: status == .doesNotMatch
+        case .to, .toEventually, .toAlways: status == .matches
+        case .toNot, .toEventuallyNot, .toNever: status == .doesNotMatch
         }
     }
 
@@ -75,6 +75,8 @@ public struct MatchResult {
         case .toNot: verb = "expected to not "
         case .toEventually: verb = "expected to eventually "
         case .toEventuallyNot: verb = "expected to eventually not "
+        case .toNever: verb = "expected to never "
+        case .toAlways: verb = "expected to always "
         }
         var text = verb + expectation
         if let actual { text += ", got " + actual }
@@ -90,8 +92,13 @@ public struct MatchResult {
 /// How an expectation is phrased.
 public enum ExpectationStyle: Sendable, Equatable {
     case to, toNot, toEventually, toEventuallyNot
+    /// Polled for a whole duration: never matches / always matches.
+    case toNever, toAlways
 
-    var negated: Bool { self == .toNot || self == .toEventuallyNot }
+    var negated: Bool { self == .toNot || self == .toEventuallyNot || self == .toNever }
+
+    /// `toNever`/`toAlways` must hold at every poll until the time is up.
+    var holdsForDuration: Bool { self == .toNever || self == .toAlways }
 }
 
 /// A reusable check of a value of type `Actual`.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Passes when the value is greater than `limit`.
 public func beGreaterThan<T: Comparable>(_ limit: T) -> Matcher<T> {
     compare("be greater than", limit) { $0 > $1 }
@@ -26,6 +28,59 @@ public func beCloseTo<T: FloatingPoint>(_ expected: T, within delta: T = T(1) / 
             return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
         }
         return MatchResult(abs(value - expected) <= delta, expectation: expectation, actual: "<\(value)>")
+    }
+}
+
+/// Passes when `dates` are at most `delta` seconds apart: `expect(story.createdAt).to(beCloseTo(now, within: 60))`.
+public func beCloseTo(_ expected: Date, within delta: TimeInterval = 0.0001) -> Matcher<Date> {
+    Matcher { actual in
+        let expectation = "be close to \(describeValue(expected)) (within \(delta) s)"
+        guard let value = try actual.evaluate() else {
+            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
+        }
+        return MatchResult(
+            abs(value.timeIntervalSince(expected)) <= delta, expectation: expectation, actual: describeValue(value))
+    }
+}
+
+/// Passes when both arrays have the same length and each element is within `delta` of its
+/// counterpart; the message names the first element that is not.
+public func beCloseTo<T: FloatingPoint>(_ expected: [T], within delta: T = T(1) / T(10_000)) -> Matcher<[T]> {
+    Matcher { actual in
+        let expectation = "be close to <\(expected.map { "\($0)" }.joined(separator: ", "))> (each within \(delta))"
+        guard let value = try actual.evaluate() else {
+            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
+        }
+        let got = "<\(value.map { "\($0)" }.joined(separator: ", "))>"
+        guard value.count == expected.count else {
+            return MatchResult(false, expectation: expectation, actual: got + " (\(value.count) elements, not \(expected.count))")
+        }
+        if let index = value.indices.first(where: { !(abs(value[$0] - expected[$0]) <= delta) }) {
+            return MatchResult(false, expectation: expectation, actual: got + " (element [\(index)] is off by \(abs(value[index] - expected[index])))")
+        }
+        return MatchResult(true, expectation: expectation, actual: got)
+    }
+}
+
+/// Passes when the value lies in the closed range: `expect(score).to(beWithin(1...5))`.
+public func beWithin<T: Comparable>(_ range: ClosedRange<T>) -> Matcher<T> {
+    Matcher { actual in
+        let expectation = "be within \(describeValue(range.lowerBound))...\(describeValue(range.upperBound))"
+        guard let value = try actual.evaluate() else {
+            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
+        }
+        return MatchResult(range.contains(value), expectation: expectation, actual: describeValue(value))
+    }
+}
+
+/// Passes when the value lies in the half-open range: `expect(index).to(beWithin(0..<count))`.
+public func beWithin<T: Comparable>(_ range: Range<T>) -> Matcher<T> {
+    Matcher { actual in
+        let expectation = "be within \(describeValue(range.lowerBound))..<\(describeValue(range.upperBound))"
+        guard let value = try actual.evaluate() else {
+            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
+        }
+        return MatchResult(range.contains(value), expectation: expectation, actual: describeValue(value))
     }
 }
 

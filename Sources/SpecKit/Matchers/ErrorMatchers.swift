@@ -33,3 +33,40 @@ private func errorMatcher<T>(_ expectation: String, _ test: @escaping (Error) ->
         }
     }
 }
+
+/// Passes when the expression throws; `check` then inspects the error with expectations of its
+/// own, and their failures become this matcher's details:
+/// ```swift
+/// expect { try client.login(password: "") }.to(throwError { error in
+///     expect(error).to(beAKindOf(APIError.self))
+/// })
+/// ```
+public func throwError<T>(_ check: @escaping (Error) -> Void) -> Matcher<T> {
+    inspectingErrorMatcher("throw an error that passes the checks") { error in
+        captureFailures { check(error) }
+    }
+}
+
+/// Passes when the expression throws an error of type `type` that passes `check`'s expectations:
+/// `throwError(errorType: APIError.self) { expect($0.status).to(equal(401)) }`.
+public func throwError<T, E: Error>(errorType type: E.Type, closure check: @escaping (E) -> Void) -> Matcher<T> {
+    inspectingErrorMatcher("throw an error of type <\(ValueDump.name(of: type))> that passes the checks") { error in
+        guard let typed = error as? E else { return ["the error is not a \(ValueDump.name(of: type))"] }
+        return captureFailures { check(typed) }
+    }
+}
+
+private func inspectingErrorMatcher<T>(_ expectation: String, _ inspect: @escaping (Error) -> [String]) -> Matcher<T> {
+    Matcher { actual in
+        do {
+            let value = try actual.evaluate()
+            let got = T.self == Void.self ? "no error" : "no error (value \(describeValue(value)))"
+            return MatchResult(false, expectation: expectation, actual: got)
+        } catch {
+            let failures = inspect(error)
+            return MatchResult(
+                failures.isEmpty, expectation: expectation, actual: ErrorText.describe(error),
+                details: failures.isEmpty ? nil : failures.map { "  " + $0 }.joined(separator: "\n"))
+        }
+    }
+}

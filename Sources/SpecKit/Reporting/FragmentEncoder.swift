@@ -81,6 +81,13 @@ struct FragmentEncoder {
         key("file"); string(step.file); comma()
         key("line"); number(step.line); comma()
         if let failure = step.failure { key("failure"); string(failure); comma() }
+        if let depth = step.depth { key("depth"); number(depth); comma() }
+        if let table = step.table {
+            key("table")
+            array(table) { encoder, row in encoder.array(row) { $0.string($1) } }
+            comma()
+        }
+        if let docString = step.docString { key("docString"); string(docString); comma() }
         key("background"); out += step.background ? "true" : "false"
         close()
     }

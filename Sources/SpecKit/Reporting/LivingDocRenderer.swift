@@ -54,7 +54,8 @@ enum LivingDocRenderer {
             lines += ["_Example: " + example.map { "\($0.name) = \(inline($0.value))" }.joined(separator: ", ") + "_", ""]
         }
         for step in report.steps {
-            var line = "- "
+            let indent = String(repeating: "  ", count: step.depth ?? 0)
+            var line = indent + "- "
             switch step.status {
             case .passed: line += "✓ **\(step.keyword)** \(inline(step.text))"
             case .failed: line += "✗ **\(step.keyword)** \(inline(step.text))"
@@ -63,8 +64,15 @@ enum LivingDocRenderer {
             if step.background { line += " _(background)_" }
             if step.status != .skipped { line += " — \(duration(step.duration))" }
             lines.append(line)
+            if let table = step.table, !table.isEmpty {
+                // GitHub renders a table only after a blank line; the indent keeps it in the list item.
+                lines += [""] + dataTable(table).map { indent + "  " + $0 } + [""]
+            }
+            if let docString = step.docString {
+                lines += fenced(docString).map { indent + "  " + $0 }
+            }
             if let failure = step.failure {
-                lines += quote(failure, at: step.file, line: lineOf(failure, in: step, report))
+                lines += quote(failure, at: step.file, line: lineOf(failure, in: step, report)).map { indent + $0 }
             }
         }
         let stepFailures = Set(report.steps.compactMap(\.failure))
@@ -92,6 +100,26 @@ enum LivingDocRenderer {
         lines.append("  ```")
         if !location.isEmpty { lines.insert("  at\(location):", at: 0) }
         return lines
+    }
+
+    /// A step's data table as a Markdown table (header row first, ragged rows padded).
+    static func dataTable(_ rows: [[String]]) -> [String] {
+        let width = rows.map(\.count).max() ?? 0
+        guard width > 0 else { return [] }
+        func cell(_ text: String) -> String {
+            inline(text).replacingOccurrences(of: "|", with: "\\|")
+        }
+        func row(_ cells: [String]) -> String {
+            let padded = cells + Array(repeating: "", count: width - cells.count)
+            return "| " + padded.map(cell).joined(separator: " | ") + " |"
+        }
+        return [row(rows[0]), "|" + Array(repeating: " --- |", count: width).joined()] + rows.dropFirst().map(row)
+    }
+
+    /// A step's doc string as a fenced block.
+    static func fenced(_ text: String) -> [String] {
+        ["```"] + text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.replacingOccurrences(of: "```", with: "ʼʼʼ") } + ["```"]
     }
 
     static func group(_ reports: [ScenarioReport]) -> [[ScenarioReport]] {

@@ -13,9 +13,17 @@ final class ReportObserver: NSObject, XCTestObservation, @unchecked Sendable {
     /// The XCTest test running now, for expectations used in plain test methods.
     static var currentTestCase: XCTestCase? { current.snapshot?.value }
 
-    let store: ReportStore? = SpecSettings.reportDirectory.map {
-        ReportStore(directory: $0, runID: RunIdentity.current)
+    /// Made on first use, after the spec files are known, so the default report folder is found from
+    /// them (the observer itself is installed before any spec is collected).
+    var store: ReportStore? {
+        storeSlot.withLock { slot in
+            if let made = slot { return made }
+            let made = SpecSettings.reportDirectory.map { ReportStore(directory: $0, runID: RunIdentity.current) }
+            slot = .some(made)
+            return made
+        }
     }
+    private let storeSlot = Locked<ReportStore??>(nil)
 
     static func installIfNeeded() {
         let first = installed.withLock { done -> Bool in
@@ -34,7 +42,8 @@ final class ReportObserver: NSObject, XCTestObservation, @unchecked Sendable {
 
     func testCaseDidFinish(_ testCase: XCTestCase) {
         Self.current.withLock { $0 = nil }
-        guard let store, let spec = testCase as? FeatureSpec, let recorder = spec.recorder else { return }
+        guard let store, let spec = testCase as? FeatureSpec, let recorder = spec.recorder, !recorder.isUnfocused
+        else { return }
         let run = testCase.testRun
         let report = ScenarioReport(
             recorder: recorder, specClass: String(reflecting: type(of: spec)), runID: store.runID,
@@ -48,6 +57,7 @@ final class ReportObserver: NSObject, XCTestObservation, @unchecked Sendable {
     }
 
     func testBundleDidFinish(_ testBundle: Bundle) {
+        onMainActor { SuiteHooks.runAfterSuiteIfNeeded() }
         guard let store, store.wroteFragments else { return }
         do {
             try store.merge()

@@ -10,18 +10,45 @@ import Darwin
 /// fragments of this run.
 ///
 /// `swift test` starts the test binary as its child; under `--parallel` it
-/// starts one child per test. All of them share a parent process, so the
-/// parent's pid and start time identify the run without any coordination.
-/// CI (or anyone running the binary by hand) can set `BDD_RUN_ID` instead.
+/// starts one child per test. All of them share that parent, so its pid and
+/// start time identify the run without any coordination. Under Xcode the parent
+/// is a long-lived system process shared by every run, so Xcode's own test
+/// session identifier is used there, and a process with any other parent (the
+/// binary run by hand) is a run of its own. CI can set `BDD_RUN_ID` instead.
 enum RunIdentity {
-    static let current: String = SpecSettings.runID.map(sanitize) ?? derived()
+    static let current: String = SpecSettings.runID.map(sanitize) ?? derived(environment: SpecSettings.environment)
 
-    static func derived() -> String {
-        let parent = getppid()
-        if let started = startTime(of: parent) {
-            return "ppid\(parent)-\(started)"
+    /// Parents whose children form one run: SwiftPM's test runners.
+    static let swiftPMRunners: Set<String> = ["swift-test", "swift", "swift-package", "swift-build", "swiftpm-testing-helper"]
+
+    static func derived(environment: [String: String]) -> String {
+        if let session = environment["XCTestSessionIdentifier"], !session.isEmpty {
+            return "xcode-" + sanitize(session)
         }
-        return "ppid\(parent)"
+        let parent = getppid()
+        if let name = processName(of: parent), swiftPMRunners.contains(name) {
+            return "ppid\(parent)" + (startTime(of: parent).map { "-\($0)" } ?? "")
+        }
+        let own = getpid()
+        return "pid\(own)" + (startTime(of: own).map { "-\($0)" } ?? "")
+    }
+
+    /// The short command name of a process (`swift-test`), or `nil`.
+    static func processName(of pid: pid_t) -> String? {
+        #if os(Linux)
+        guard let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return nil }
+        return comm.trimmingCharacters(in: .whitespacesAndNewlines)
+        #elseif canImport(Darwin)
+        var info = kinfo_proc()
+        var size = MemoryLayout<kinfo_proc>.stride
+        var name: [Int32] = [CTL_KERN, KERN_PROC, KERN_PROC_PID, pid]
+        guard sysctl(&name, u_int(name.count), &info, &size, nil, 0) == 0, size > 0 else { return nil }
+        return withUnsafeBytes(of: info.kp_proc.p_comm) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        #else
+        return nil
+        #endif
     }
 
     static func sanitize(_ raw: String) -> String {

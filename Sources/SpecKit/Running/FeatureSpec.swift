@@ -35,6 +35,16 @@ open class FeatureSpec: XCTestCase {
     /// The scenario this test case ran, for the reporter.
     var recorder: ScenarioRecorder? { recorderSlot.snapshot }
 
+    private let anchorRan = Locked(false)
+
+    /// True the first time only: the anchor runs the feature once, however many declarations it reaches.
+    func claimAnchorRun() -> Bool {
+        anchorRan.withLock { ran in
+            defer { ran = true }
+            return !ran
+        }
+    }
+
     func attach(_ recorder: ScenarioRecorder) {
         recorderSlot.withLock { $0 = recorder }
     }
@@ -44,36 +54,43 @@ open class FeatureSpec: XCTestCase {
     // so each scenario is added as a method and listed here (as Quick does).
 
     override open class var defaultTestSuite: XCTestSuite {
-        let scenarios = registerScenarioMethods()
         let base = super.defaultTestSuite
+        guard let scenarios = registerScenarioMethods() else { return base }
         let scenarioNames = Set(scenarios.map(\.testName))
-        let suite = XCTestSuite(name: base.name)
+        // Our own per-class suite: it runs the class `setUp()`/`tearDown()` as XCTest's does, and
+        // leaves out the `testFeature` anchor, whose scenarios run as tests of their own.
+        let suite = FeatureTestSuite(name: base.name, specClass: self)
         for test in base.tests {
             let method = RuntimeTestName.method(of: test.name)
             if method == "testFeature" || scenarioNames.contains(method) { continue }
             suite.addTest(test)
         }
         for scenario in scenarios {
-            suite.addTest(self.init(selector: NSSelectorFromString(scenario.testName)))
+            suite.addTest(makeTestCase(method: RuntimeTestName.selectorName(for: scenario.testName)))
         }
         return suite
     }
 
     /// Running a single test (Xcode's diamond, `-only-testing`) skips
-    /// `defaultTestSuite` and asks this instead, so register here too.
+    /// `defaultTestSuite` and asks this instead, so register here too (once; cached).
     override open class func instancesRespond(to selector: Selector!) -> Bool {
         _ = registerScenarioMethods()
         return super.instancesRespond(to: selector)
     }
 
-    /// A dynamically added method cannot throw, so pending scenarios are skipped
-    /// here. Subclasses that override `setUpWithError()` must call `super`.
+    /// Pending scenarios are skipped before the method runs. Subclasses that
+    /// override `setUpWithError()` must call `super`.
     override open func setUpWithError() throws {
         try super.setUpWithError()
         let method = RuntimeTestName.method(of: name)
-        guard let scenario = onMainActor({ Self.registeredScenario(named: method) }),
-            let reason = scenario.pendingReason
-        else { return }
+        guard let scenario = Self.registeredScenario(named: method) else { return }
+        if onMainActor({ Focus.decide(scenario) }) == .skipUnfocused {
+            let recorder = ScenarioRecorder(scenario: scenario)
+            recorder.markUnfocused()
+            attach(recorder)
+            throw XCTSkip(ScenarioRunner.unfocusedReason, file: scenario.site.file, line: scenario.site.line)
+        }
+        guard let reason = scenario.pendingReason else { return }
         let recorder = ScenarioRecorder(scenario: scenario)
         recorder.markPending(reason)
         attach(recorder)
@@ -114,6 +131,7 @@ extension FeatureSpec {
         makeCollectingInstance().testFeature()
         SpecCollector.active = previous
         let scenarios = collector.scenarios
+        if let first = scenarios.first { SpecSettings.noteSourceFile(first.site.path) }
         TestNaming.assignNames(to: scenarios, reserved: reservedNames)
         collected[ObjectIdentifier(self)] = scenarios
         return scenarios
@@ -121,10 +139,21 @@ extension FeatureSpec {
 
     @MainActor
     private static func makeCollectingInstance() -> FeatureSpec {
+        makeTestCase(method: "testFeature")
+    }
+
+    /// A test case of this class for `method`. `FeatureSpec`'s initializers are inherited, not
+    /// `required`, so Swift refuses `self.init(…)` on the dynamic `Self` ("constructing an object of
+    /// class type … with a metatype value must use a 'required' initializer"). Apple's
+    /// `init(selector:)` is imported from Objective-C, where that rule is waived, so construct
+    /// through `XCTestCase.Type`; corelibs' `init(name:testClosure:)` is `required` already.
+    /// `LanguageRuleProbeTests` compiles both shapes on Linux to keep this honest.
+    static func makeTestCase(method: String) -> FeatureSpec {
         #if canImport(ObjectiveC)
-        return self.init(selector: NSSelectorFromString("testFeature"))
+        let type: XCTestCase.Type = self
+        return type.init(selector: NSSelectorFromString(method)) as! FeatureSpec
         #else
-        return self.init(name: "testFeature", testClosure: { _ in })
+        return self.init(name: method, testClosure: { _ in })
         #endif
     }
 
@@ -133,7 +162,9 @@ extension FeatureSpec {
     @MainActor
     static func selectedScenarios(reservedNames: Set<String> = []) -> [ScenarioDefinition] {
         let filter = SpecSettings.tagFilter
-        return collectScenarios(reservedNames: reservedNames).filter { $0.problem != nil || filter.accepts($0.tags) }
+        let selected = collectScenarios(reservedNames: reservedNames).filter { $0.problem != nil || filter.accepts($0.tags) }
+        Focus.note(selected, of: self)
+        return selected
     }
 }
 
@@ -149,6 +180,14 @@ enum DeclarationMisuse {
                 file: site.file, line: site.line)
             return
         }
+        #if canImport(ObjectiveC)
+        // Xcode's diamond on `testFeature()`: run the feature's scenarios in this test, once.
+        if let spec = ReportObserver.currentTestCase as? FeatureSpec,
+           RuntimeTestName.method(of: spec.name) == "testFeature" {
+            if spec.claimAnchorRun() { spec.runWholeFeatureFromAnchor() }
+            return
+        }
+        #endif
         FailureRecording.record(missingExpansionMessage(name, site), file: site.file, line: site.line)
     }
 

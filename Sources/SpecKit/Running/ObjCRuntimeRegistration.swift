@@ -3,47 +3,122 @@ import Foundation
 import ObjectiveC
 import XCTest
 
-// Apple platforms only; written against the documented runtime API
-// (`class_addMethod`, `imp_implementationWithBlock`) and not run on Linux CI.
+// Apple platforms only; written against the documented runtime API (`class_addMethod`,
+// `imp_implementationWithBlock`, `class_copyMethodList`) and reviewed, not run, on Linux CI.
+// The Linux-compiled probes in SpecKitTests (`LanguageRuleProbeTests`, `ScenarioTimeoutTests`)
+// cover the language rules and the shared runner paths this file relies on.
 
 extension FeatureSpec {
-    @MainActor private static var registered: [ObjectIdentifier: [String: ScenarioDefinition]] = [:]
+    /// Per class: scenario by test name, filled once. `collecting` guards against XCTest asking
+    /// `instancesRespond(to:)` while the collecting instance is being made (no recursion).
+    private static let registry = Locked<Registry>(Registry())
 
-    /// Adds one instance method per selected scenario, once per class.
+    private struct Registry {
+        var byClass: [ObjectIdentifier: (scenarios: [ScenarioDefinition], byName: [String: ScenarioDefinition])] = [:]
+        var collecting: Set<ObjectIdentifier> = []
+    }
+
+    /// The selected scenarios of this class, registering one runtime method per scenario the first
+    /// time. Later calls (every `instancesRespond(to:)`) return the cached list without filtering again.
+    /// Off the main thread before registration, nothing is registered (never `main.sync` from a
+    /// thread the main thread may be waiting for) and `nil` is returned.
     @discardableResult
-    static func registerScenarioMethods() -> [ScenarioDefinition] {
-        onMainActor {
+    static func registerScenarioMethods() -> [ScenarioDefinition]? {
+        let key = ObjectIdentifier(self)
+        let state = registry.withLock { registry -> (cached: [ScenarioDefinition]?, busy: Bool) in
+            (registry.byClass[key]?.scenarios, registry.collecting.contains(key))
+        }
+        if let cached = state.cached { return cached }
+        if state.busy || !Thread.isMainThread { return nil }
+        registry.withLock { _ = $0.collecting.insert(key) }
+        defer { registry.withLock { _ = $0.collecting.remove(key) } }
+        return MainActor.assumeIsolated {
             ReportObserver.installIfNeeded()
-            let scenarios = selectedScenarios()
-            if registered[ObjectIdentifier(self)] != nil { return scenarios }
+            // Reserve the class's own test methods, as the Linux list does, so names match across platforms.
+            let scenarios = selectedScenarios(reservedNames: declaredTestMethodNames())
             var byName: [String: ScenarioDefinition] = [:]
             for scenario in scenarios {
                 byName[scenario.testName] = scenario
-                let block: @convention(block) (FeatureSpec) -> Void = { spec in
-                    spec.runRegisteredScenario(scenario)
+                let block: @convention(block) (FeatureSpec, AutoreleasingUnsafeMutablePointer<NSError?>?) -> Bool = {
+                    spec, errorOut in spec.runRegisteredScenario(scenario, errorOut: errorOut)
                 }
-                class_addMethod(
-                    self, NSSelectorFromString(scenario.testName), imp_implementationWithBlock(block), "v@:")
+                let selector = NSSelectorFromString(RuntimeTestName.selectorName(for: scenario.testName))
+                // A throwing method (`…AndReturnError:`, as Swift bridges `func test() throws`), so a
+                // skip reaches XCTest as XCTSkip and Xcode shows "skipped", as the living document does.
+                if !class_addMethod(self, selector, imp_implementationWithBlock(block), "B@:^@") {
+                    scenario.problem = scenario.problem ?? "SpecKit could not add the test method \"\(scenario.testName)\": "
+                        + "\(String(describing: self)) already has a method of that name; rename the scenario"
+                }
             }
-            registered[ObjectIdentifier(self)] = byName
+            registry.withLock { $0.byClass[key] = (scenarios, byName) }
             return scenarios
         }
     }
 
-    @MainActor
     static func registeredScenario(named name: String) -> ScenarioDefinition? {
-        registered[ObjectIdentifier(self)]?[name]
+        registry.withLock { $0.byClass[ObjectIdentifier(self)]?.byName[name] }
     }
 
-    func runRegisteredScenario(_ scenario: ScenarioDefinition) {
+    /// `test…` methods the class itself declares (without `testFeature`), like the Linux list.
+    private static func declaredTestMethodNames() -> Set<String> {
+        var names: Set<String> = []
+        var count: UInt32 = 0
+        guard let methods = class_copyMethodList(self, &count) else { return names }
+        defer { free(methods) }
+        for index in 0..<Int(count) {
+            let name = NSStringFromSelector(method_getName(methods[index]))
+            let plain = RuntimeTestName.method(ofSelector: name)
+            if plain.hasPrefix("test"), plain != "testFeature", !plain.contains(":") { names.insert(plain) }
+        }
+        return names
+    }
+
+    func runRegisteredScenario(_ scenario: ScenarioDefinition, errorOut: AutoreleasingUnsafeMutablePointer<NSError?>?) -> Bool {
         let spec = UncheckedSendable(self)
         do {
             try onMainActor { try ScenarioRunner.run(scenario, in: spec.value) }
+            return true
         } catch {
-            // Only `XCTSkip` escapes the runner. A void runtime method cannot
-            // throw it, so the living document records the skip and XCTest
-            // shows the test as passed.
+            // Only `XCTSkip` escapes the runner; handing it back as the method's error is how XCTest
+            // learns of a skip from a throwing test method.
+            errorOut?.pointee = error as NSError
+            return false
         }
+    }
+
+    /// Xcode's navigator shows only `testFeature()`; its diamond runs that method alone. Then run the
+    /// whole feature in this one test instead of failing with the anchor message.
+    func runWholeFeatureFromAnchor() {
+        guard let scenarios = Self.registerScenarioMethods() else { return }
+        let spec = UncheckedSendable(self)
+        for scenario in scenarios {
+            do {
+                try onMainActor { try ScenarioRunner.run(scenario, in: spec.value) }
+            } catch {
+                // A pending or skipped scenario: the next one still runs.
+            }
+        }
+    }
+}
+
+/// Runs the class-level `setUp()` / `tearDown()` around a feature's tests, as XCTest's own
+/// per-class suite does (a bare `XCTestSuite` skips them).
+final class FeatureTestSuite: XCTestSuite {
+    private var specClass: XCTestCase.Type = XCTestCase.self
+
+    convenience init(name: String, specClass: XCTestCase.Type) {
+        self.init(name: name)
+        self.specClass = specClass
+    }
+
+    override func setUp() {
+        super.setUp()
+        specClass.setUp()
+    }
+
+    override func tearDown() {
+        specClass.tearDown()
+        super.tearDown()
     }
 }
 
@@ -53,7 +128,16 @@ enum RuntimeTestName {
         guard testName.hasPrefix("-["), testName.hasSuffix("]"), let space = testName.firstIndex(of: " ") else {
             return testName
         }
-        return String(testName[testName.index(after: space)..<testName.index(before: testName.endIndex)])
+        return method(ofSelector: String(testName[testName.index(after: space)..<testName.index(before: testName.endIndex)]))
+    }
+
+    /// `name` for `nameAndReturnError:` (a throwing test method), else the selector itself.
+    static func method(ofSelector selector: String) -> String {
+        selector.hasSuffix("AndReturnError:") ? String(selector.dropLast("AndReturnError:".count)) : selector
+    }
+
+    static func selectorName(for testName: String) -> String {
+        testName + "AndReturnError:"
     }
 }
 #endif

@@ -1,3 +1,4 @@
+import Foundation
 import SpecKitAppSupport
 import XCTest
 
@@ -12,6 +13,15 @@ final class RunningScenario: @unchecked Sendable {
     /// True while `Background`/`beforeEach`/`justBeforeEach` hooks run, so
     /// their steps are marked as background steps. Main actor only.
     nonisolated(unsafe) var inBackground = false
+
+    /// Set when an async scenario outlived `BDD_SCENARIO_TIMEOUT`: XCTest has moved on to the next
+    /// test, so whatever this run still reports must not land there.
+    let expired = Locked(false)
+    var isExpired: Bool { expired.snapshot }
+
+    /// The run an async scenario's task (and every task it starts) belongs to. The process-wide
+    /// ``current`` already names the next test once a timed-out task wakes up; this does not.
+    @TaskLocal static var ofTask: RunningScenario?
 
     init(spec: FeatureSpec, recorder: ScenarioRecorder) {
         self.spec = spec
@@ -33,6 +43,10 @@ enum FailureRecording {
             return true
         }
         if captured { return }
+        if let stale = RunningScenario.ofTask, stale.isExpired {
+            lateFailure(message, of: stale, file: "\(file)", line: Int(line))
+            return
+        }
         if let run = RunningScenario.current.snapshot {
             record(message, on: run.spec, file: "\(file)", line: Int(line), expected: expected)
         } else if let testCase = ReportObserver.currentTestCase {
@@ -42,7 +56,19 @@ enum FailureRecording {
         }
     }
 
+    /// A failure from a scenario that already timed out: printed with its scenario's name, never
+    /// recorded on whichever test runs now.
+    static func lateFailure(_ message: String, of run: RunningScenario, file: String, line: Int) {
+        let text = "\(file):\(line): SpecKit: late failure in timed-out scenario \"\(run.recorder.scenario.testName)\" "
+            + "(reported after BDD_SCENARIO_TIMEOUT, not charged to the test running now): \(message)\n"
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
     static func record(_ message: String, on testCase: XCTestCase, file: String, line: Int, expected: Bool) {
+        if let stale = RunningScenario.ofTask, stale.isExpired, stale.spec === testCase {
+            lateFailure(message, of: stale, file: file, line: line)
+            return
+        }
         #if canImport(ObjectiveC)
         let location = XCTSourceCodeLocation(filePath: file, lineNumber: line)
         let issue = XCTIssue(

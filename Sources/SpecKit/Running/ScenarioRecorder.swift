@@ -16,6 +16,12 @@ struct StepResult: Codable, Sendable, Equatable {
     var failure: String?
     /// Declared in a `Background`/`beforeEach`/`justBeforeEach` hook.
     var background: Bool
+    /// How many steps enclose this one (a ``StepGroup``'s steps are 1); nil means 0.
+    var depth: Int? = nil
+    /// The step's Gherkin data table, header row first.
+    var table: [[String]]? = nil
+    /// The step's Gherkin doc string.
+    var docString: String? = nil
 
     var label: String { "\(keyword) \(text)" }
 }
@@ -38,6 +44,7 @@ final class ScenarioRecorder: @unchecked Sendable {
         var failures: [FailureRecord] = []
         var skipReason: String?
         var pendingReason: String?
+        var unfocused = false
     }
 
     let scenario: ScenarioDefinition
@@ -52,6 +59,8 @@ final class ScenarioRecorder: @unchecked Sendable {
     var hasFailed: Bool { state.withLock { !$0.failures.isEmpty } }
     var skipReason: String? { state.withLock { $0.skipReason } }
     var pendingReason: String? { state.withLock { $0.pendingReason } }
+    /// Skipped because other scenarios are focused; left out of the report.
+    var isUnfocused: Bool { state.withLock { $0.unfocused } }
 
     /// Notes a failure and returns the text XCTest should show: prefixed with
     /// the running step (`[Then the button is enabled] …`).
@@ -63,6 +72,8 @@ final class ScenarioRecorder: @unchecked Sendable {
                 if !text.hasPrefix(prefix) { text = prefix + text }
                 state.steps[index].status = .failed
                 if state.steps[index].failure == nil { state.steps[index].failure = text }
+                // The step groups around it failed too; the message stays with the innermost step.
+                for outer in state.open.dropLast() { state.steps[outer].status = .failed }
             }
             state.failures.append(FailureRecord(message: text, file: file ?? "", line: line))
             return text
@@ -71,13 +82,17 @@ final class ScenarioRecorder: @unchecked Sendable {
 
     /// Starts a step, or records it as skipped (returning `nil`) when the
     /// scenario has already failed or been skipped: Gherkin semantics.
-    func beginStep(keyword: String, text: String, site: CallSite, background: Bool) -> Int? {
+    func beginStep(
+        keyword: String, text: String, site: CallSite, background: Bool, attachment: StepAttachment? = nil
+    ) -> Int? {
         state.withLock { state in
             let skip = !state.failures.isEmpty || state.skipReason != nil
             state.steps.append(
                 StepResult(
                     keyword: keyword, text: text, status: skip ? .skipped : .passed, duration: 0,
-                    file: site.path, line: Int(site.line), failure: nil, background: background))
+                    file: site.path, line: Int(site.line), failure: nil, background: background,
+                    depth: state.open.isEmpty ? nil : state.open.count, table: attachment?.table?.rows,
+                    docString: attachment?.docString))
             if skip { return nil }
             state.open.append(state.steps.count - 1)
             return state.steps.count - 1
@@ -97,6 +112,10 @@ final class ScenarioRecorder: @unchecked Sendable {
             if state.skipReason == nil { state.skipReason = reason }
             if let index = state.open.last { state.steps[index].status = .skipped }
         }
+    }
+
+    func markUnfocused() {
+        state.withLock { $0.unfocused = true }
     }
 
     func markPending(_ reason: String) {

@@ -5,10 +5,21 @@ import XCTest
 /// `justBeforeEach`, the body, then `afterEach` inner→outer (always).
 @MainActor
 enum ScenarioRunner {
+    nonisolated static let unfocusedReason = "not focused: other scenarios are focused (fit/fdescribe) in this run"
+
     static func run(_ scenario: ScenarioDefinition, in spec: FeatureSpec) throws {
         let recorder = ScenarioRecorder(scenario: scenario)
         spec.attach(recorder)
 
+        switch Focus.decide(scenario) {
+        case .run: break
+        case .skipUnfocused:
+            recorder.markUnfocused()
+            throw XCTSkip(unfocusedReason, file: scenario.site.file, line: scenario.site.line)
+        case .refuseOnCI(let message):
+            FailureRecording.record(message, on: spec, file: scenario.site.path, line: Int(scenario.site.line), expected: true)
+            return
+        }
         if let problem = scenario.problem {
             FailureRecording.record(problem, on: spec, file: scenario.site.path, line: Int(scenario.site.line), expected: true)
             return
@@ -16,6 +27,12 @@ enum ScenarioRunner {
         if let reason = scenario.pendingReason {
             recorder.markPending(reason)
             throw XCTSkip("pending: \(reason)", file: scenario.site.file, line: scenario.site.line)
+        }
+
+        // Before the scenario becomes current, so steps in a beforeSuite are not this scenario's.
+        if let failure = SuiteHooks.runBeforeSuiteIfNeeded() {
+            FailureRecording.record(failure, on: spec, file: scenario.site.path, line: Int(scenario.site.line), expected: true)
+            return
         }
 
         let run = RunningScenario(spec: spec, recorder: recorder)
@@ -35,19 +52,60 @@ enum ScenarioRunner {
 
     // MARK: Synchronous scenarios
 
+    /// One level per enclosing group, outermost first: the group's `aroundEach` blocks wrap its
+    /// `Background`/`beforeEach` blocks, the next level (or, innermost, every `justBeforeEach` and
+    /// the body) and its `afterEach` blocks. A failing before-block skips what is inside it; the
+    /// level's `afterEach` blocks still run.
     private static func runSynchronously(_ scenario: ScenarioDefinition, _ run: RunningScenario) {
-        var proceed = true
-        run.inBackground = true
-        for hook in scenario.befores + scenario.justBefores where proceed {
-            proceed = invoke(hook, run)
+        runLevel(0, scenario.group.chain, scenario, run)
+    }
+
+    private static func runLevel(_ level: Int, _ chain: [SpecGroup], _ scenario: ScenarioDefinition, _ run: RunningScenario) {
+        guard level < chain.count else {
+            var proceed = true
+            run.inBackground = true
+            for hook in scenario.justBefores where proceed { proceed = invoke(hook, run) }
+            run.inBackground = false
+            if proceed, case .sync(let body)? = scenario.body {
+                do { try body() } catch { handle(error, label: nil, site: scenario.site, run) }
+            }
+            return
         }
-        run.inBackground = false
-        if proceed, case .sync(let body)? = scenario.body {
-            do { try body() } catch { handle(error, label: nil, site: scenario.site, run) }
+        let group = chain[level]
+        wrap(group.arounds[...], run) {
+            var proceed = true
+            run.inBackground = true
+            for hook in group.befores where proceed { proceed = invoke(hook, run) }
+            run.inBackground = false
+            if proceed { runLevel(level + 1, chain, scenario, run) }
+            for hook in group.afters { _ = invoke(hook, run) }
         }
-        for hook in scenario.afters {
-            _ = invoke(hook, run)
+    }
+
+    /// Runs `inner` inside every `aroundEach` of `arounds`, the first outermost.
+    private static func wrap(_ arounds: ArraySlice<AroundHook>, _ run: RunningScenario, _ inner: () -> Void) {
+        guard let around = arounds.first else { return inner() }
+        guard case .sync(let body) = around.body else {
+            preconditionFailure("async aroundEach makes the scenario async")
         }
+        var calls = 0
+        do {
+            try body {
+                calls += 1
+                if calls == 1 { wrap(arounds.dropFirst(), run, inner) }
+            }
+        } catch {
+            handle(error, label: "aroundEach", site: around.site, run)
+        }
+        reportRunCalls(calls, around, run)
+    }
+
+    private static func reportRunCalls(_ calls: Int, _ around: AroundHook, _ run: RunningScenario) {
+        guard calls != 1, run.recorder.skipReason == nil else { return }
+        let message = calls == 0
+            ? "[aroundEach] never called run(), so the scenario did not run"
+            : "[aroundEach] called run() \(calls) times; the scenario ran once"
+        FailureRecording.record(message, on: run.spec, file: around.site.path, line: Int(around.site.line), expected: true)
     }
 
     private static func invoke(_ hook: Hook, _ run: RunningScenario) -> Bool {
@@ -70,12 +128,17 @@ enum ScenarioRunner {
     private static func runWaiting(_ scenario: ScenarioDefinition, _ run: RunningScenario) {
         let finished = XCTestExpectation(description: "scenario \(scenario.testName) finished")
         let task = Task { @MainActor in
-            await runAsynchronously(scenario, run)
+            await RunningScenario.$ofTask.withValue(run) {
+                await runLevelAsync(0, scenario.group.chain, scenario, run)
+            }
             finished.fulfill()
         }
         let timeout = SpecSettings.scenarioTimeout
         let result = XCTWaiter().wait(for: [finished], timeout: timeout)
         if result != .completed {
+            // From now on the task's failures are printed as late, and it runs no further step:
+            // only its afterEach hooks, which may hold cleanup.
+            run.expired.withLock { $0 = true }
             task.cancel()
             FailureRecording.record(
                 "scenario did not finish within \(Format.seconds(timeout)) (BDD_SCENARIO_TIMEOUT)", on: run.spec,
@@ -83,26 +146,62 @@ enum ScenarioRunner {
         }
     }
 
-    private static func runAsynchronously(_ scenario: ScenarioDefinition, _ run: RunningScenario) async {
-        var proceed = true
-        run.inBackground = true
-        for hook in scenario.befores + scenario.justBefores where proceed {
-            proceed = await invokeAsync(hook, run)
+    private static func runLevelAsync(
+        _ level: Int, _ chain: [SpecGroup], _ scenario: ScenarioDefinition, _ run: RunningScenario
+    ) async {
+        guard level < chain.count else {
+            var proceed = true
+            run.inBackground = true
+            for hook in scenario.justBefores where proceed && !run.isExpired { proceed = await invokeAsync(hook, run) }
+            run.inBackground = false
+            // Once timed out, no further step runs; the afterEach hooks below still clean up.
+            if proceed, !run.isExpired, let body = scenario.body {
+                do {
+                    switch body {
+                    case .sync(let body): try body()
+                    case .async(let body): try await body()
+                    }
+                } catch {
+                    handle(error, label: nil, site: scenario.site, run)
+                }
+            }
+            return
         }
-        run.inBackground = false
-        if proceed, let body = scenario.body {
+        let group = chain[level]
+        await wrapAsync(group.arounds[...], run) {
+            var proceed = true
+            run.inBackground = true
+            for hook in group.befores where proceed && !run.isExpired { proceed = await invokeAsync(hook, run) }
+            run.inBackground = false
+            if proceed && !run.isExpired { await runLevelAsync(level + 1, chain, scenario, run) }
+            for hook in group.afters { _ = await invokeAsync(hook, run) }
+        }
+    }
+
+    private static func wrapAsync(
+        _ arounds: ArraySlice<AroundHook>, _ run: RunningScenario, _ inner: @MainActor () async -> Void
+    ) async {
+        guard let around = arounds.first else { return await inner() }
+        var calls = 0
+        switch around.body {
+        case .sync:
+            // A synchronous block cannot wait for async work inside `run()`.
+            FailureRecording.record(
+                "[aroundEach] this scenario is async (an async body or hook), so its aroundEach must be async too: "
+                    + "write `aroundEach { run async in … await run() … }`",
+                on: run.spec, file: around.site.path, line: Int(around.site.line), expected: true)
+            return
+        case .async(let body):
             do {
-                switch body {
-                case .sync(let body): try body()
-                case .async(let body): try await body()
+                try await body {
+                    calls += 1
+                    if calls == 1 { await wrapAsync(arounds.dropFirst(), run, inner) }
                 }
             } catch {
-                handle(error, label: nil, site: scenario.site, run)
+                handle(error, label: "aroundEach", site: around.site, run)
             }
         }
-        for hook in scenario.afters {
-            _ = await invokeAsync(hook, run)
-        }
+        reportRunCalls(calls, around, run)
     }
 
     private static func invokeAsync(_ hook: Hook, _ run: RunningScenario) async -> Bool {
@@ -127,6 +226,8 @@ enum ScenarioRunner {
             run.recorder.markSkipped(skip.message ?? "skipped")
             return
         }
+        // `require`/`unwrap` recorded their failure already.
+        if error is RequirementFailure { return }
         var message = ErrorText.failureMessage(for: error)
         if let label { message = "[\(label)] " + message }
         FailureRecording.record(message, on: run.spec, file: site.path, line: Int(site.line), expected: false)

@@ -4,16 +4,25 @@ import XCTest
 /// Times a step, attributes failures to it, and skips it after an earlier failure.
 @MainActor
 enum StepRunner {
-    static func run(_ keyword: String, _ text: String, _ site: CallSite, _ body: () throws -> Void) {
-        guard let run = RunningScenario.current.snapshot else {
-            return runOutsideScenario(keyword, text, site) { try body() }
+    static func run(
+        _ keyword: String, _ text: String, _ site: CallSite, attachment: StepAttachment? = nil,
+        _ body: () throws -> Void
+    ) {
+        // A timed-out scenario's task runs no further step (the next test owns the process now).
+        if RunningScenario.ofTask?.isExpired == true { return }
+        guard let run = RunningScenario.ofTask ?? RunningScenario.current.snapshot else {
+            return runOutsideScenario(keyword, text, site) {
+                if let problem = attachment?.table?.problem { throw StepArgumentError(message: problem) }
+                try body()
+            }
         }
         guard
             let index = run.recorder.beginStep(
-                keyword: keyword, text: text, site: site, background: run.inBackground)
+                keyword: keyword, text: text, site: site, background: run.inBackground, attachment: attachment)
         else { return }
         let start = DispatchTime.now().uptimeNanoseconds
         do {
+            if let problem = attachment?.table?.problem { throw StepArgumentError(message: problem) }
             try body()
         } catch {
             ScenarioRunner.handle(error, label: nil, site: site, run)
@@ -22,10 +31,13 @@ enum StepRunner {
     }
 
     static func run(
-        _ keyword: String, _ text: String, _ site: CallSite, _ body: () async throws -> Void
+        _ keyword: String, _ text: String, _ site: CallSite, attachment: StepAttachment? = nil,
+        _ body: () async throws -> Void
     ) async {
-        guard let run = RunningScenario.current.snapshot else {
+        if RunningScenario.ofTask?.isExpired == true { return }
+        guard let run = RunningScenario.ofTask ?? RunningScenario.current.snapshot else {
             do {
+                if let problem = attachment?.table?.problem { throw StepArgumentError(message: problem) }
                 try await body()
             } catch {
                 reportOutside(error, keyword, text, site)
@@ -34,10 +46,11 @@ enum StepRunner {
         }
         guard
             let index = run.recorder.beginStep(
-                keyword: keyword, text: text, site: site, background: run.inBackground)
+                keyword: keyword, text: text, site: site, background: run.inBackground, attachment: attachment)
         else { return }
         let start = DispatchTime.now().uptimeNanoseconds
         do {
+            if let problem = attachment?.table?.problem { throw StepArgumentError(message: problem) }
             try await body()
         } catch {
             ScenarioRunner.handle(error, label: nil, site: site, run)
@@ -69,9 +82,15 @@ enum StepRunner {
     }
 
     private static func reportOutside(_ error: Error, _ keyword: String, _ text: String, _ site: CallSite) {
-        if error is XCTSkip { return }
+        if error is XCTSkip || error is RequirementFailure { return }
         FailureRecording.record(
             "[\(keyword) \(text)] " + ErrorText.failureMessage(for: error), file: site.file, line: site.line,
             expected: false)
     }
+}
+
+/// A step's data table cannot be used (ragged or empty).
+struct StepArgumentError: Error, SpecKitFailureDescribing {
+    let message: String
+    var failureDescription: String { message }
 }

@@ -63,9 +63,35 @@ public func xcontext(
     declareGroup(.context, title, nil, tags, reason, CallSite(file: file, line: line), body)
 }
 
-private func declareGroup(
+/// A focused ``Feature(_:description:tags:file:line:_:)``: while any spec in the test process is
+/// focused, only focused scenarios run (the run says so loudly), and on CI (`CI=true`) a focused
+/// scenario fails unless `BDD_ALLOW_FOCUS=1`. For local debugging; never commit it.
+public func fFeature(
+    _ title: String, description: String? = nil, tags: String..., file: StaticString = #filePath,
+    line: UInt = #line, _ body: @MainActor () throws -> Void
+) {
+    declareGroup(.feature, title, description, tags, nil, CallSite(file: file, line: line), body, focused: true)
+}
+
+/// A focused `describe`: only focused scenarios run. See ``fFeature(_:description:tags:file:line:_:)``.
+public func fdescribe(
+    _ title: String, tags: String..., file: StaticString = #filePath, line: UInt = #line,
+    _ body: @MainActor () throws -> Void
+) {
+    declareGroup(.describe, title, nil, tags, nil, CallSite(file: file, line: line), body, focused: true)
+}
+
+/// A focused `context`: only focused scenarios run. See ``fFeature(_:description:tags:file:line:_:)``.
+public func fcontext(
+    _ title: String, tags: String..., file: StaticString = #filePath, line: UInt = #line,
+    _ body: @MainActor () throws -> Void
+) {
+    declareGroup(.context, title, nil, tags, nil, CallSite(file: file, line: line), body, focused: true)
+}
+
+func declareGroup(
     _ kind: SpecGroup.Kind, _ title: String, _ narrative: String?, _ tags: [String], _ pending: String?,
-    _ site: CallSite, _ body: @MainActor () throws -> Void
+    _ site: CallSite, _ body: @MainActor () throws -> Void, focused: Bool = false
 ) {
     onMainActor {
         guard let collector = SpecCollector.active else {
@@ -74,6 +100,6 @@ private func declareGroup(
         }
         collector.declareGroup(
             kind: kind, title: title, narrative: narrative, tags: tags, pendingReason: pending, site: site,
-            body: body)
+            focused: focused, body: body)
     }
 }

@@ -59,6 +59,66 @@ public func afterEach(
     declareHook(.afterEach, .async(body), CallSite(file: file, line: line))
 }
 
+/// Wraps every scenario of the enclosing group: code before `run()` runs before the group's
+/// `beforeEach` blocks, code after it after the group's `afterEach` blocks. Outer groups' blocks
+/// wrap inner ones; several in one group nest in declaration order. Call `run()` exactly once.
+///
+/// ```swift
+/// aroundEach { run in
+///     let previous = FeatureFlags.current
+///     FeatureFlags.current = .beta
+///     run()
+///     FeatureFlags.current = previous
+/// }
+/// ```
+/// An async scenario needs the async form (`aroundEach { run async in … await run() … }`).
+public func aroundEach(
+    file: StaticString = #filePath, line: UInt = #line, _ body: @escaping @MainActor (_ run: () -> Void) throws -> Void
+) {
+    declareAround(AroundHook(body: .sync(body), site: CallSite(file: file, line: line)))
+}
+
+/// Async form of ``aroundEach(file:line:_:)``: `aroundEach { run async in await withServer { await run() } }`.
+public func aroundEach(
+    file: StaticString = #filePath, line: UInt = #line,
+    _ body: @escaping @MainActor (_ run: () async -> Void) async throws -> Void
+) {
+    declareAround(AroundHook(body: .async(body), site: CallSite(file: file, line: line)))
+}
+
+/// Runs once per test process, before the first scenario that runs (in any spec class):
+/// start a shared server, set ``PollingDefaults``. If it fails, every scenario fails with its message.
+public func beforeSuite(file: StaticString = #filePath, line: UInt = #line, _ body: @escaping @MainActor () throws -> Void) {
+    declareSuiteHook(.before, body, CallSite(file: file, line: line))
+}
+
+/// Runs once per test process, after the last test, if a scenario ran. A failure is printed as
+/// `file:line: error: afterSuite: …` and makes the test process exit with status 1.
+public func afterSuite(file: StaticString = #filePath, line: UInt = #line, _ body: @escaping @MainActor () throws -> Void) {
+    declareSuiteHook(.after, body, CallSite(file: file, line: line))
+}
+
+private func declareSuiteHook(_ kind: SuiteHooks.Kind, _ body: @escaping @MainActor () throws -> Void, _ site: CallSite) {
+    onMainActor {
+        guard SpecCollector.active != nil else {
+            DeclarationMisuse.report(kind == .before ? "beforeSuite" : "afterSuite", "", site)
+            return
+        }
+        SuiteHooks.register(kind, body, site)
+    }
+}
+
+private func declareAround(_ around: AroundHook) {
+    let box = UncheckedSendable(around)
+    onMainActor {
+        guard let collector = SpecCollector.active else {
+            DeclarationMisuse.report("aroundEach", "", box.value.site)
+            return
+        }
+        collector.declareAround(box.value)
+    }
+}
+
 private func declareHook(_ kind: Hook.Kind, _ body: SpecBody, _ site: CallSite) {
     onMainActor {
         guard let collector = SpecCollector.active else {

@@ -38,6 +38,40 @@ public func it(
     declareScenario("it", title, tags, nil, .async(body), CallSite(file: file, line: line))
 }
 
+/// A focused ``Scenario(_:tags:file:line:_:)``: while any spec in the test process is focused,
+/// only focused scenarios run, the run says so loudly, and on CI (`CI=true`) the focused scenario
+/// fails unless `BDD_ALLOW_FOCUS=1`. For local debugging; never commit it.
+public func fScenario(
+    _ title: String, tags: String..., file: StaticString = #filePath, line: UInt = #line,
+    _ body: @escaping @MainActor () throws -> Void
+) {
+    declareScenario("Scenario", title, tags, nil, .sync(body), CallSite(file: file, line: line), focused: true)
+}
+
+/// Async form of ``fScenario(_:tags:file:line:_:)``.
+public func fScenario(
+    _ title: String, tags: String..., file: StaticString = #filePath, line: UInt = #line,
+    _ body: @escaping @MainActor () async throws -> Void
+) {
+    declareScenario("Scenario", title, tags, nil, .async(body), CallSite(file: file, line: line), focused: true)
+}
+
+/// A focused `it`. See ``fScenario(_:tags:file:line:_:)``.
+public func fit(
+    _ title: String, tags: String..., file: StaticString = #filePath, line: UInt = #line,
+    _ body: @escaping @MainActor () throws -> Void
+) {
+    declareScenario("it", title, tags, nil, .sync(body), CallSite(file: file, line: line), focused: true)
+}
+
+/// Async form of ``fit(_:tags:file:line:_:)``.
+public func fit(
+    _ title: String, tags: String..., file: StaticString = #filePath, line: UInt = #line,
+    _ body: @escaping @MainActor () async throws -> Void
+) {
+    declareScenario("it", title, tags, nil, .async(body), CallSite(file: file, line: line), focused: true)
+}
+
 /// A pending scenario without a body yet: listed, never run, reported as
 /// skipped with `reason` (console, living document and JUnit).
 public func xScenario(
@@ -122,7 +156,8 @@ public func ScenarioOutline<Example>(
 }
 
 private func declareScenario(
-    _ keyword: String, _ title: String, _ tags: [String], _ pending: String?, _ body: SpecBody?, _ site: CallSite
+    _ keyword: String, _ title: String, _ tags: [String], _ pending: String?, _ body: SpecBody?, _ site: CallSite,
+    focused: Bool = false
 ) {
     onMainActor {
         guard let collector = SpecCollector.active else {
@@ -130,7 +165,8 @@ private func declareScenario(
             return
         }
         collector.declareScenario(
-            keyword: keyword, title: title, tags: tags, pendingReason: pending, body: body, site: site)
+            keyword: keyword, title: title, tags: tags, pendingReason: pending, body: body, site: site,
+            focused: focused)
     }
 }
 

@@ -11,7 +11,7 @@ final class ScenarioDefinition: @unchecked Sendable {
     let body: SpecBody?
     let pendingReason: String?
     /// A declaration mistake found while collecting; the test fails with it.
-    let problem: String?
+    var problem: String?
     /// The outline row, as (column, value) pairs, for the living document.
     let example: [ExampleField]?
     let site: CallSite
@@ -19,12 +19,15 @@ final class ScenarioDefinition: @unchecked Sendable {
     let ordinal: Int
     /// The XCTest test name, assigned once every scenario of the class is known.
     var testName: String = ""
+    /// Declared with `fit`/`fScenario`, or inside a focused group.
+    let focused: Bool
 
     init(
         keyword: String, group: SpecGroup, title: String, tags: [String], body: SpecBody?,
         pendingReason: String?, problem: String? = nil, example: [ExampleField]? = nil,
-        site: CallSite, ordinal: Int
+        site: CallSite, ordinal: Int, focused: Bool = false
     ) {
+        self.focused = focused || group.focused
         self.keyword = keyword
         self.group = group
         self.title = title
@@ -53,7 +56,7 @@ final class ScenarioDefinition: @unchecked Sendable {
     }
 
     var needsAsync: Bool {
-        (body?.isAsync ?? false) || group.chain.contains { $0.hooks.contains { $0.body.isAsync } }
+        (body?.isAsync ?? false) || group.chain.contains { $0.hasAsyncHooks }
     }
 
     /// Context path below the feature: rule, describe and context titles.

@@ -22,14 +22,14 @@ final class SpecCollector {
 
     func declareGroup(
         kind: SpecGroup.Kind, title: String, narrative: String? = nil, tags: [String],
-        pendingReason: String?, site: CallSite, body: @MainActor () throws -> Void
+        pendingReason: String?, site: CallSite, focused: Bool = false, body: @MainActor () throws -> Void
     ) {
         let parent = stack.last
         if parent == nil, kind != .feature {
             // A top-level describe/context/Rule acts as the feature.
             return declareGroup(
                 kind: .feature, title: title, narrative: narrative, tags: tags,
-                pendingReason: pendingReason, site: site, body: body)
+                pendingReason: pendingReason, site: site, focused: focused, body: body)
         }
         if parent != nil, kind == .feature {
             addProblem(
@@ -47,7 +47,7 @@ final class SpecCollector {
         }
         let group = SpecGroup(
             kind: kind, title: title, narrative: narrative, tags: Tags.normalize(tags), parent: parent,
-            pendingReason: pendingReason, site: site, featureIndex: featureIndex)
+            pendingReason: pendingReason, site: site, featureIndex: featureIndex, focused: focused)
         stack.append(group)
         defer { stack.removeLast() }
         do {
@@ -69,11 +69,19 @@ final class SpecCollector {
         group.add(Hook(kind: kind, body: body, site: site))
     }
 
+    func declareAround(_ around: AroundHook) {
+        guard let group = stack.last else {
+            addProblem("aroundEach must be declared inside a Feature", title: "aroundEach", site: around.site)
+            return
+        }
+        group.add(around)
+    }
+
     // MARK: Scenarios
 
     func declareScenario(
         keyword: String, title: String, tags: [String], pendingReason: String?, body: SpecBody?,
-        site: CallSite
+        site: CallSite, focused: Bool = false
     ) {
         guard let group = stack.last else {
             addProblem("\(keyword) \"\(title)\" must be declared inside a Feature", title: title, site: site)
@@ -82,7 +90,7 @@ final class SpecCollector {
         scenarios.append(
             ScenarioDefinition(
                 keyword: keyword, group: group, title: title, tags: Tags.normalize(tags), body: body,
-                pendingReason: pendingReason, site: site, ordinal: scenarios.count))
+                pendingReason: pendingReason, site: site, ordinal: scenarios.count, focused: focused))
     }
 
     func declareOutline<Example>(

@@ -19,13 +19,18 @@ final class SpecGroup: @unchecked Sendable {
     let site: CallSite
     /// Position of the enclosing feature among the spec class's features.
     let featureIndex: Int
+    /// Declared with `fFeature`, `fdescribe` or `fcontext`, or inside one.
+    let focused: Bool
 
     private(set) var hooks: [Hook] = []
+    /// `aroundEach` blocks, outermost (first declared) first.
+    private(set) var arounds: [AroundHook] = []
 
     init(
         kind: Kind, title: String, narrative: String? = nil, tags: [String], parent: SpecGroup?,
-        pendingReason: String?, site: CallSite, featureIndex: Int
+        pendingReason: String?, site: CallSite, featureIndex: Int, focused: Bool = false
     ) {
+        self.focused = focused || (parent?.focused ?? false)
         self.kind = kind
         self.title = title
         self.narrative = narrative
@@ -39,6 +44,17 @@ final class SpecGroup: @unchecked Sendable {
     func add(_ hook: Hook) {
         hooks.append(hook)
     }
+
+    func add(_ around: AroundHook) {
+        arounds.append(around)
+    }
+
+    /// `Background` and `beforeEach` of this group, in declaration order.
+    var befores: [Hook] { hooks.filter { $0.kind == .background || $0.kind == .beforeEach } }
+
+    var afters: [Hook] { hooks.filter { $0.kind == .afterEach } }
+
+    var hasAsyncHooks: Bool { hooks.contains { $0.body.isAsync } || arounds.contains { $0.isAsync } }
 
     /// Outermost group first.
     var chain: [SpecGroup] {
@@ -71,4 +87,21 @@ struct Hook {
     let kind: Kind
     let body: SpecBody
     let site: CallSite
+}
+
+/// An `aroundEach` block: it receives the rest of the scenario (inner hooks, the body and the
+/// `afterEach` blocks of its group) as a closure to call once.
+struct AroundHook {
+    enum Body {
+        case sync(@MainActor (_ run: () -> Void) throws -> Void)
+        case async(@MainActor (_ run: () async -> Void) async throws -> Void)
+    }
+
+    let body: Body
+    let site: CallSite
+
+    var isAsync: Bool {
+        if case .async = body { return true }
+        return false
+    }
 }

@@ -1,20 +1,42 @@
 import Foundation
+import RehearsalSettings
 
-/// The environment variables SpecKit reads, parsed once per process.
+/// The settings SpecKit reads, parsed once per process. Each is looked up under its name, then
+/// `TEST_RUNNER_`/`SIMCTL_CHILD_`-prefixed (what `xcodebuild` passes), then in `rehearsal.json`
+/// (see `RehearsalSettings`).
 ///
 /// | variable | meaning | default |
 /// |---|---|---|
 /// | `BDD_TAGS` | `smoke,~slow`: keep scenarios with any listed tag and none of the `~` ones | all scenarios |
-/// | `BDD_EVENTUALLY_TIMEOUT` | seconds `toEventually` waits when no `timeout:` is given | `1` |
-/// | `BDD_REPORT_DIR` | where fragments, `LIVING-DOC.md` and `junit.xml` go; `off` disables | `.build/speckit-report` |
-/// | `BDD_RUN_ID` | groups the processes of one run (see the README's report section) | derived from the parent process |
+/// | `BDD_EVENTUALLY_TIMEOUT` | seconds `toEventually` waits (and `toNever`/`toAlways` watch) when no `timeout:` is given | `1` |
+/// | `BDD_POLL_INTERVAL` | seconds between polls of `toEventually` & co. | `0.01` |
+/// | `BDD_ALLOW_FOCUS` | `1` lets a focused spec (`fit`, `fdescribe`, …) run on CI | unset: focus on CI fails the run |
+/// | `BDD_REPORT_DIR` | where fragments, `LIVING-DOC.md` and `junit.xml` go; `off` disables | `<package root>/.build/speckit-report` |
+/// | `BDD_RUN_ID` | groups the processes of one run (see the README's report section) | Xcode's session, else `swift test`'s process, else this process |
 /// | `BDD_SCENARIO_TIMEOUT` | seconds an async scenario may run before it fails | `600` |
 enum SpecSettings {
-    static let environment = ProcessInfo.processInfo.environment
+    static var environment: [String: String] { RehearsalSettings.current().environment }
+
+    /// Starts the `rehearsal.json` search next to a spec file, if no setting was read yet.
+    static func noteSourceFile(_ path: String) {
+        _ = RehearsalSettings.current(anchor: path)
+    }
 
     static let tagFilter: TagFilter = TagFilter(parsing: environment["BDD_TAGS"] ?? "")
 
     static let eventuallyTimeout: TimeInterval = seconds(from: "BDD_EVENTUALLY_TIMEOUT", default: 1)
+
+    static let pollInterval: TimeInterval = seconds(from: "BDD_POLL_INTERVAL", default: 0.01)
+
+    /// `CI` is truthy (`1`, `true`, `yes`, `on`).
+    static let isCI: Bool = truthy(environment["CI"])
+
+    static let allowFocus: Bool = truthy(environment["BDD_ALLOW_FOCUS"])
+
+    static func truthy(_ value: String?) -> Bool {
+        guard let value = value?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
+        return ["1", "true", "yes", "on"].contains(value)
+    }
 
     static let scenarioTimeout: TimeInterval = seconds(from: "BDD_SCENARIO_TIMEOUT", default: 600)
 
@@ -22,8 +44,12 @@ enum SpecSettings {
     static let reportDirectory: URL? = {
         let raw = environment["BDD_REPORT_DIR"]?.trimmingCharacters(in: .whitespaces) ?? ""
         if raw.lowercased() == "off" { return nil }
-        let path = raw.isEmpty ? ".build/speckit-report" : raw
-        return URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
+        if !raw.isEmpty { return URL(fileURLWithPath: raw, isDirectory: true).standardizedFileURL }
+        // The package's own .build, found from the spec files: Xcode and simulators start the test
+        // process in a folder of their choosing, so the working directory is no anchor.
+        let base = RehearsalSettings.current().packageRoot ?? FileManager.default.currentDirectoryPath
+        return URL(fileURLWithPath: base, isDirectory: true)
+            .appendingPathComponent(".build/speckit-report", isDirectory: true).standardizedFileURL
     }()
 
     static let runID: String? = {

@@ -6,10 +6,18 @@ public struct LoadedConfig: Sendable {
     /// Every file the configuration was read from (absolute paths), for hot reload: the
     /// config files, every included file and every request `file` matcher's file.
     public let watchedFiles: [String]
+    /// Problems that do not stop loading (a response `file` that does not exist yet, a file
+    /// included twice, a name found both next to the config and in the working directory).
+    /// `stubserver validate --strict` treats them as errors.
+    public let warnings: [ConfigDiagnostic]
+    /// Sessions loaded, as written (a REST resource or a mount counts once).
+    public let sessionCount: Int
 
-    public init(router: Router, watchedFiles: [String]) {
+    public init(router: Router, watchedFiles: [String], warnings: [ConfigDiagnostic] = [], sessionCount: Int? = nil) {
         self.router = router
         self.watchedFiles = watchedFiles
+        self.warnings = warnings
+        self.sessionCount = sessionCount ?? router.stubCount
     }
 }
 
@@ -71,6 +79,13 @@ struct LoadRun {
     var stubs: [StubDefinition] = []
     var watched: [String] = []
     var diagnostics: [ConfigDiagnostic] = []
+    var warnings: [ConfigDiagnostic] = []
+    /// Every `env` a settings entry names, to tell a mistyped `-e` from an empty selection.
+    private var environmentsSeen: [String] = []
+    private var environmentFile: String?
+    /// Files loaded with the settings they were loaded under: the same file under the same
+    /// settings is loaded once (with a warning), under another context it is new sessions.
+    private var loadedIncludes: [IncludeKey: String] = [:]
     /// Per file: its bytes, to place compile problems. The parsed document is dropped after
     /// decoding (10,000 sessions' worth of nodes) and parsed again only to place a problem.
     private var sources: [String: [UInt8]] = [:]
@@ -78,6 +93,16 @@ struct LoadRun {
     private var fileOrder: [String] = []
 
     static let maximumIncludeDepth = 32
+    static let maximumLoads = 5_000
+    private var loads = 0
+
+    struct IncludeKey: Hashable {
+        var file: String
+        var context: String
+        var fileRoot: String?
+        var requests: [RequestPattern]
+        var responses: [ResponseDefinition]
+    }
 
     struct Inherited {
         var context = ""
@@ -123,8 +148,15 @@ struct LoadRun {
             diagnostics.append(ConfigDiagnostic(file: option, path: "", message: "expected a configuration file name"))
             return
         }
+        if option == "-g" { environmentFile = displayName(absolute(trimmed, relativeTo: workingDirectory)) }
         if PathGlob.hasWildcards(trimmed) {
-            let files = PathGlob.expand(trimmed, relativeTo: workingDirectory)
+            let files: [String]
+            do throws(PathGlob.Failure) {
+                files = try PathGlob.expand(trimmed, relativeTo: workingDirectory)
+            } catch {
+                diagnostics.append(ConfigDiagnostic(file: option + " " + trimmed, path: "", message: error.description))
+                return
+            }
             if files.isEmpty {
                 diagnostics.append(ConfigDiagnostic(file: trimmed, path: "", message: "no file matches this pattern (relative to \(workingDirectory))"))
             }
@@ -145,6 +177,28 @@ struct LoadRun {
 
     private mutating func load(_ file: String, inherited: Inherited, chain: [String], origin: Origin?) {
         let name = displayName(file)
+        let key = IncludeKey(
+            file: ConfinedFiles.realPath(file) ?? file, context: inherited.context, fileRoot: inherited.fileRoot, requests: inherited.requests,
+            responses: inherited.responses)
+        if let first = loadedIncludes[key] {
+            let warning = "\(quoted(name)) is already loaded (by \(first)) with the same settings; it is loaded once"
+            if let origin {
+                warnings.append(ConfigDiagnostic(file: origin.file, path: origin.path, message: warning, position: sources[origin.file].map { SourcePosition.locate(offset: origin.offset, in: $0) }))
+            } else {
+                warnings.append(ConfigDiagnostic(file: name, path: "", message: warning))
+            }
+            return
+        }
+        loadedIncludes[key] = origin.map { "\($0.file) \($0.path)" } ?? "the command line"
+        // Includes under different contexts are loaded again, so a chain of files that each
+        // include the next twice would grow exponentially: bound the total.
+        loads += 1
+        guard loads <= Self.maximumLoads else {
+            if loads == Self.maximumLoads + 1 {
+                report(origin, file: name, "more than \(Self.maximumLoads) files loaded (includes that multiply, e.g. each file including the next under two contexts)")
+            }
+            return
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
             report(origin, file: name, "cannot read \(quoted(name)): no such file")
@@ -184,6 +238,7 @@ struct LoadRun {
             }
             stubs += decoded.sessions[next..<sessionsBefore]
             next = sessionsBefore
+            if let env = settings.env, !environmentsSeen.contains(env.lowercased()) { environmentsSeen.append(env.lowercased()) }
             if let environment {
                 guard let env = settings.env, env.lowercased() == environment.lowercased() else { continue }
             }
@@ -240,9 +295,15 @@ struct LoadRun {
         let base = child.fileRoot ?? directory
         let origin = Origin(file: file, path: path + ".include", offset: settings.includeOffset)
         if PathGlob.hasWildcards(settings.include) {
-            var files = PathGlob.expand(settings.include, relativeTo: base)
-            if files.isEmpty, child.fileRoot == nil, base != workingDirectory {
-                files = PathGlob.expand(settings.include, relativeTo: workingDirectory)
+            var files: [String]
+            do throws(PathGlob.Failure) {
+                files = try PathGlob.expand(settings.include, relativeTo: base)
+                if files.isEmpty, child.fileRoot == nil, base != workingDirectory {
+                    files = try PathGlob.expand(settings.include, relativeTo: workingDirectory)
+                }
+            } catch {
+                report(origin, file: file, "\(quoted(settings.include)): \(error.description)")
+                return
             }
             if files.isEmpty {
                 report(origin, file: file, "no file matches \(quoted(settings.include))")
@@ -273,9 +334,9 @@ struct LoadRun {
     }
 
     private mutating func watchRequestFile(_ name: String, scope: StubScope) {
-        var resolved = ConfinedFiles.resolve(name, root: scope.fileRoot)
-        if case .failure = resolved, let fallback = scope.fallbackRoot { resolved = ConfinedFiles.resolve(name, root: fallback) }
-        if case .success(let path) = resolved, !watched.contains(path) { watched.append(path) }
+        if case .success(let path) = ConfinedFiles.locate(name, root: scope.fileRoot, fallback: scope.fallbackRoot), !watched.contains(path) {
+            watched.append(path)
+        }
     }
 
     static func isDirectory(_ path: String) -> Bool {
@@ -312,6 +373,13 @@ struct LoadRun {
 
     /// Compiles what was loaded; throws every problem found, decoding and compiling.
     mutating func finish() throws -> LoadedConfig {
+        if let environment, !environmentsSeen.contains(environment.lowercased()) {
+            let known = environmentsSeen.isEmpty ? "no entry has an env" : "envs: " + environmentsSeen.joined(separator: ", ")
+            diagnostics.append(ConfigDiagnostic(
+                file: environmentFile ?? "-e", path: "",
+                message: "-e \(quoted(environment)): no settings entry has this env\(Suggestion.didYouMean(environment.lowercased(), among: environmentsSeen)) (\(known))"))
+        }
+        checkFiles()
         var router: Router?
         do {
             router = try Router(stubs: stubs)
@@ -323,6 +391,9 @@ struct LoadRun {
             }
         }
         guard diagnostics.isEmpty, let router else { throw ConfigError(sortedDiagnostics()) }
-        return LoadedConfig(router: router, watchedFiles: watched)
+        for index in warnings.indices where warnings[index].position == nil {
+            warnings[index].position = position(file: warnings[index].file, path: warnings[index].path)
+        }
+        return LoadedConfig(router: router, watchedFiles: watched, warnings: warnings, sessionCount: stubs.count)
     }
 }

@@ -20,6 +20,8 @@ public struct ResponseDefinition: Sendable, Hashable {
     public var attachment: Attachment?
     /// `seq`/`cycle`: per-request alternatives applied after everything above.
     public var sequence: ResponseSequence?
+    /// `cors`: `Access-Control-*` headers for requests with an `Origin`.
+    public var cors: CORSPolicy?
 
     public init(
         body: ResponseBody? = nil,
@@ -29,8 +31,10 @@ public struct ResponseDefinition: Sendable, Hashable {
         version: TextValue? = nil,
         latency: Duration? = nil,
         attachment: Attachment? = nil,
-        sequence: ResponseSequence? = nil
+        sequence: ResponseSequence? = nil,
+        cors: CORSPolicy? = nil
     ) {
+        self.cors = cors
         self.body = body
         self.status = status
         self.headers = headers

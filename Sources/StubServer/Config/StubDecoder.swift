@@ -46,15 +46,13 @@ struct StubDecoder {
         var settings: [(sessionsBefore: Int, entry: SettingsEntry)] = []
     }
 
-    static let sessionKeys = ["request", "response", "redirectTo", "description"]
+    static let sessionKeys = ["request", "response", "redirectTo", "description", "mount", "resource"]
     static let sessionSuggestions = sessionKeys + ["include", "file_root", "context"]
     /// Keys that make an entry a settings entry rather than a session.
     static let settingsOnlyKeys = ["include", "context", "file_root", "env"]
     static let settingsKeys = ["include", "context", "file_root", "env", "request", "response"]
     static let unsupportedSessionKeys: [String: String] = [
-        "mount": "mount (serving a directory) is not supported yet; use file responses",
         "proxy": "proxy is not supported by stubserver",
-        "resource": "REST resources are not supported yet; write one session per method and path",
         "websocket": "websocket is not supported by stubserver",
         "on": "events (on.complete) are not supported by stubserver",
     ]
@@ -62,13 +60,12 @@ struct StubDecoder {
     static let unsupportedRequestKeys: [String: String] = [
         "path_resource": "path_resource (Java classpath) has no meaning here; use file",
     ]
-    static let responseKeys = ["text", "file", "json", "status", "headers", "cookies", "version", "latency", "attachment", "seq", "cycle"]
+    static let responseKeys = ["text", "file", "json", "status", "headers", "cookies", "version", "latency", "attachment", "seq", "cycle", "cors"]
     static let unsupportedResponseKeys: [String: String] = [
         "path_resource": "path_resource (Java classpath) has no meaning here; use file",
         "proxy": "proxy is not supported by stubserver",
         "record": "record/replay is not supported by stubserver",
         "replay": "record/replay is not supported by stubserver",
-        "cors": "cors is not supported yet; add the Access-Control-* headers under headers",
         "sse": "server-sent events are not supported by stubserver",
     ]
     static let operators = ["match", "startsWith", "endsWith", "contain", "exist", "path"]
@@ -80,12 +77,12 @@ struct StubDecoder {
         diagnostics.append(ConfigDiagnostic(file: file, path: path, message: message, position: position))
     }
 
-    private mutating func expected(_ what: String, at path: @autoclosure () -> String, got node: JSONNode) {
+    mutating func expected(_ what: String, at path: @autoclosure () -> String, got node: JSONNode) {
         report(path(), "expected \(what), got \(node.shortDescription)", at: node.offset)
     }
 
     /// The members of an object, checking for unknown and repeated keys.
-    private mutating func members(
+    mutating func members(
         _ node: JSONNode, at path: @autoclosure () -> String, allowed: [String], unsupported: [String: String] = [:], what: String = "an object",
         suggest: [String]? = nil
     ) -> Fields? {
@@ -173,6 +170,9 @@ struct StubDecoder {
         guard let fields = members(
             node, at: path(), allowed: Self.sessionKeys, unsupported: Self.unsupportedSessionKeys,
             suggest: Self.sessionSuggestions) else { return nil }
+        if fields["mount"] != nil || fields["resource"] != nil {
+            return decodeServingSession(fields, node: node, index: index, scope: scope, at: path(), before: before)
+        }
         let request = fields["request"].flatMap { decodeRequest($0, at: path() + ".request") }
         let response = fields["response"].flatMap { decodeResponse($0, at: path() + ".response") }
         let redirectTo = fields["redirectTo"].flatMap { textValue($0, at: path() + ".redirectTo") }
@@ -193,7 +193,7 @@ struct StubDecoder {
     // MARK: - Scalars
 
     /// A string, trimmed as moco trims its text containers.
-    private mutating func string(_ node: JSONNode, at path: @autoclosure () -> String, trim: Bool = true) -> String? {
+    mutating func string(_ node: JSONNode, at path: @autoclosure () -> String, trim: Bool = true) -> String? {
         guard let text = node.stringValue else {
             expected("a string", at: path(), got: node)
             return nil
@@ -202,7 +202,7 @@ struct StubDecoder {
     }
 
     /// A string; numbers and booleans are accepted as their text (`"page": 2`).
-    private mutating func scalarText(_ node: JSONNode, at path: @autoclosure () -> String) -> String? {
+    mutating func scalarText(_ node: JSONNode, at path: @autoclosure () -> String) -> String? {
         switch node.kind {
         case .string(let text): return text.trimmingASCIIWhitespace()
         case .number(let number): return number.text
@@ -213,7 +213,7 @@ struct StubDecoder {
         }
     }
 
-    private mutating func boolean(_ node: JSONNode, at path: @autoclosure () -> String) -> Bool? {
+    mutating func boolean(_ node: JSONNode, at path: @autoclosure () -> String) -> Bool? {
         switch node.kind {
         case .bool(let flag): return flag
         case .string(let text):
@@ -230,7 +230,7 @@ struct StubDecoder {
 
     // MARK: - Request
 
-    private mutating func decodeRequest(_ node: JSONNode, at path: @autoclosure () -> String) -> RequestPattern? {
+    mutating func decodeRequest(_ node: JSONNode, at path: @autoclosure () -> String) -> RequestPattern? {
         let before = diagnostics.count
         guard let fields = members(node, at: path(), allowed: Self.requestKeys, unsupported: Self.unsupportedRequestKeys) else { return nil }
         var pattern = RequestPattern()
@@ -362,9 +362,9 @@ struct StubDecoder {
 
     // MARK: - Response
 
-    private mutating func decodeResponse(_ node: JSONNode, at path: @autoclosure () -> String) -> ResponseDefinition? {
+    mutating func decodeResponse(_ node: JSONNode, at path: @autoclosure () -> String, extraKeys: [String] = []) -> ResponseDefinition? {
         let before = diagnostics.count
-        guard let fields = members(node, at: path(), allowed: Self.responseKeys, unsupported: Self.unsupportedResponseKeys) else { return nil }
+        guard let fields = members(node, at: path(), allowed: extraKeys.isEmpty ? Self.responseKeys : Self.responseKeys + extraKeys, unsupported: Self.unsupportedResponseKeys) else { return nil }
         var response = ResponseDefinition()
         let bodyKeys = fields.count > 1 ? ["text", "file", "json"].filter { fields[$0] != nil } : []
         if bodyKeys.count > 1 {
@@ -434,6 +434,7 @@ struct StubDecoder {
             }
             response.sequence = key == "seq" ? .seq(responses) : .cycle(responses)
         }
+        if let cors = fields["cors"] { response.cors = decodeCORS(cors, at: path() + ".cors") }
         return diagnostics.count == before ? response : nil
     }
 
@@ -636,19 +637,39 @@ struct StubDecoder {
         "second": .seconds(1), "minute": .seconds(60), "hour": .seconds(3600), "day": .seconds(86_400),
     ]
 
+    /// The longest latency, cookie max age or CORS max age: far beyond any use, and small
+    /// enough that every later conversion (nanoseconds in a UInt64 timer, dates) is exact.
+    static let maximumDurationSeconds: Double = 100 * 365 * 86_400
+    static let maximumDurationDescription = "100 years (3153600000 seconds)"
+
+    /// `amount` × `unitSeconds` as a Duration, or nil when it is longer than the maximum
+    /// (checked in floating point first: `Duration * Double` traps when it overflows).
+    static func boundedDuration(_ amount: Double, unitSeconds: Double) -> Duration? {
+        let seconds = amount * unitSeconds
+        guard seconds.isFinite, seconds >= 0, seconds <= maximumDurationSeconds else { return nil }
+        let nanoseconds = (seconds * 1e9).rounded()
+        return .nanoseconds(Int64(nanoseconds))
+    }
+
     /// Milliseconds (`500`, `"500"`) or `{"duration": 1, "unit": "second"}`.
-    private mutating func duration(_ node: JSONNode, at path: @autoclosure () -> String) -> Duration? {
+    mutating func duration(_ node: JSONNode, at path: @autoclosure () -> String) -> Duration? {
         func milliseconds(_ text: String) -> Duration? {
-            guard let value = Double(text), value.isFinite else { return nil }
-            return .nanoseconds(Int64((value * 1_000_000).rounded()))
+            guard let value = Double(text), value.isFinite, value >= 0 else { return nil }
+            return Self.boundedDuration(value, unitSeconds: 0.001)
+        }
+        func tooLarge(_ text: String) {
+            report(path(), "\(text) milliseconds is too long; a duration is at most \(Self.maximumDurationDescription)", at: node.offset)
         }
         switch node.kind {
         case .number(let number):
-            if number.doubleValue >= 0, let value = milliseconds(number.text) { return value }
+            if let value = milliseconds(number.text) { return value }
+            if let value = Double(number.text), value >= 0 { tooLarge(number.text); return nil }
             report(path(), "expected a non-negative number of milliseconds, got \(number.text)", at: node.offset)
             return nil
         case .string(let text):
-            if let value = milliseconds(text.trimmingASCIIWhitespace()), value >= .zero { return value }
+            let trimmed = text.trimmingASCIIWhitespace()
+            if let value = milliseconds(trimmed) { return value }
+            if let value = Double(trimmed), value >= 0 { tooLarge(trimmed); return nil }
             expected("a number of milliseconds or {\"duration\": …, \"unit\": …}", at: path(), got: node)
             return nil
         case .object:
@@ -663,7 +684,7 @@ struct StubDecoder {
             case .string(let text): amount = Double(text.trimmingASCIIWhitespace())
             default: break
             }
-            guard let amount, amount >= 0, amount.isFinite else {
+            guard let amount, amount >= 0, !amount.isNaN else {
                 expected("a non-negative number", at: path() + ".duration", got: amountNode)
                 return nil
             }
@@ -675,7 +696,12 @@ struct StubDecoder {
                 report(path() + ".unit", "unknown unit \(quoted(unitText))\(Suggestion.didYouMean(key, among: names)); units: \(names.joined(separator: ", "))", at: unitNode.offset)
                 return nil
             }
-            return unit * amount
+            let unitSeconds = Double(unit.components.seconds) + Double(unit.components.attoseconds) / 1e18
+            guard let bounded = Self.boundedDuration(amount, unitSeconds: unitSeconds) else {
+                report(path() + ".duration", "\(amountNode.value.scalarText) \(unitText) is too long; a duration is at most \(Self.maximumDurationDescription)", at: amountNode.offset)
+                return nil
+            }
+            return bounded
         default:
             expected("a number of milliseconds or {\"duration\": …, \"unit\": …}", at: path(), got: node)
             return nil

@@ -28,6 +28,13 @@ public struct StubDefinition: Sendable {
     public var scope: StubScope
     /// Where the session was written; `Router` numbers Swift-built stubs `stubs#i`.
     public var reference: StubReference?
+    /// moco's `mount`: serve a directory (the `response` holds the keys written beside it).
+    public var mount: MountDefinition?
+    /// moco's REST `resource`.
+    public var resource: ResourceDefinition?
+    /// Where inside the session this definition was written (`.resource.get[1]`), for problems
+    /// found in the sessions a resource expands into.
+    var sourcePath = ""
 
     public init(
         request: RequestPattern?,
@@ -68,7 +75,22 @@ public struct StubDefinition: Sendable {
             reference: nil)
     }
 
-    public var isCatchAll: Bool { request == nil }
+    /// `{"mount": {"dir": …, "uri": …, …}}`: files of `dir` under `uri`; `response` adds headers, status, latency….
+    public static func mount(_ mount: MountDefinition, response: ResponseDefinition = ResponseDefinition(), scope: StubScope = StubScope()) -> StubDefinition {
+        var definition = StubDefinition(request: nil, response: response, scope: scope)
+        definition.mount = mount
+        return definition
+    }
+
+    /// `{"resource": {"name": "items", "get": […], …}}`.
+    public static func resource(_ resource: ResourceDefinition, scope: StubScope = StubScope()) -> StubDefinition {
+        var definition = StubDefinition(request: nil, response: nil, redirectTo: nil, description: nil, scope: scope, reference: nil)
+        definition.resource = resource
+        return definition
+    }
+
+    /// Answers only when no other session matches (no request, not a mount or resource).
+    public var isCatchAll: Bool { request == nil && mount == nil && resource == nil }
 }
 
 /// What a settings entry (`{"include": …, "context": …, "file_root": …, "request": …,

@@ -107,6 +107,7 @@ enum StubCompiler {
         let scope = definition.scope
         let context = normalizedContext(scope.context)
         var pathPattern: AntPathPattern?
+        var mountPoint: MountPoint?
 
         for (offset, pattern) in scope.requests.enumerated() {
             conditions += compileRequest(
@@ -129,6 +130,14 @@ enum StubCompiler {
             if !hasURI, !context.isEmpty {
                 conditions.append(RequestCondition(test: .uriWithin(context), label: "uri", expectation: .text("under the context \(quoted(context))")))
             }
+        } else if let mount = definition.mount {
+            if let point = compileMount(mount, context: context, scope: scope, problems: &problems) {
+                if let prefix = try? TextPredicate.compile(.startsWith(point.prefix), caseInsensitive: false) {
+                    conditions.append(RequestCondition(test: .uri(prefix), label: "uri", expectation: .matcher(.startsWith(point.prefix))))
+                }
+                conditions.append(RequestCondition(test: .mountedFile(point), label: "mount", expectation: .text("a file in \(quoted(mount.dir))")))
+                mountPoint = point
+            }
         } else if !context.isEmpty {
             conditions.append(RequestCondition(test: .uriWithin(context), label: "uri", expectation: .text("under the context \(quoted(context))")))
         }
@@ -136,6 +145,12 @@ enum StubCompiler {
         var steps: [ResponseStep] = []
         for (offset, response) in scope.responses.enumerated() {
             steps += ResponseCompiler.steps(for: response, path: "(settings response \(offset + 1))", scope: scope, problems: &problems)
+        }
+        if let mountPoint {
+            if definition.response.map({ $0.body != nil || $0.attachment != nil }) ?? false {
+                problems.append(StubCompileProblem(path: ".mount", message: "a mount serves its files as the body; remove text, file, json or attachment"))
+            }
+            steps.append(.body(.mount(mountPoint)))
         }
         if let own = definition.response.map({ ResponseCompiler.steps(for: $0, path: ".response", scope: scope, problems: &problems) }) {
             if steps.isEmpty { steps = own } else { steps += own }
@@ -158,7 +173,45 @@ enum StubCompiler {
         guard problems.count == before else { return nil }
         return CompiledStub(
             reference: reference, summary: definition.description, conditions: conditions,
-            isCatchAll: !hasRequest, pathPattern: pathPattern, plan: ResponsePlan(steps: steps, owner: reference))
+            isCatchAll: !hasRequest && mountPoint == nil && definition.resource == nil, pathPattern: pathPattern, plan: ResponsePlan(steps: steps, owner: reference))
+    }
+
+    /// A mount's prefix (with the context) and directory: relative names try the working
+    /// directory first (moco), then the configuration's directory or `file_root`.
+    static func compileMount(_ mount: MountDefinition, context: String, scope: StubScope, problems: inout [StubCompileProblem]) -> MountPoint? {
+        let before = problems.count
+        var uri = mount.uri.trimmingASCIIWhitespace()
+        if uri.isEmpty { uri = "/" }
+        if !uri.hasPrefix("/") { uri = "/" + uri }
+        while uri.count > 1, uri.hasSuffix("/") { uri.removeLast() }
+        let prefix = join(context, uri == "/" ? "" : uri) + "/"
+        func globs(_ list: [String], _ key: String) -> [GlobPattern] {
+            list.enumerated().compactMap { offset, text in
+                do throws(GlobPattern.SyntaxError) {
+                    return try GlobPattern(text)
+                } catch {
+                    problems.append(StubCompileProblem(path: ".mount.\(key)[\(offset)]", message: error.description))
+                    return nil
+                }
+            }
+        }
+        let includes = globs(mount.includes, "includes")
+        let excludes = globs(mount.excludes, "excludes")
+        let dir = mount.dir.trimmingASCIIWhitespace()
+        if dir.isEmpty || dir.utf8.contains(0) {
+            problems.append(StubCompileProblem(path: ".mount.dir", message: "expected a directory name"))
+        }
+        guard problems.count == before else { return nil }
+        return MountPoint(prefix: prefix, root: mountDirectory(dir, scope: scope), includes: includes, excludes: excludes)
+    }
+
+    static func mountDirectory(_ dir: String, scope: StubScope) -> String {
+        func absolute(_ base: String) -> String {
+            let joined = dir.hasPrefix("/") ? dir : base + "/" + dir
+            return "/" + ConfinedFiles.normalizedComponents(joined).joined(separator: "/")
+        }
+        if let fallback = scope.fallbackRoot, LoadRun.isDirectory(absolute(fallback)) { return absolute(fallback) }
+        return absolute(scope.fileRoot)
     }
 
     /// `/billing/` → `/billing`; `billing` → `/billing`; `/` and "" → "".

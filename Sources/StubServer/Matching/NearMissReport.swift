@@ -39,8 +39,11 @@ enum NearMissReport {
             }
         }
         lines.append("")
-        let plural = candidates.count == 1 ? "" : "s"
-        lines.append("\(candidates.count) stub\(plural) with request conditions compared; the closest failed \(failed) of \(closest.conditions.count).")
+        // A REST resource compiles to several stubs under one reference: count sessions.
+        var sessions = 0
+        for index in candidates.indices where index == 0 || candidates[index].reference != candidates[index - 1].reference { sessions += 1 }
+        let plural = sessions == 1 ? "" : "s"
+        lines.append("\(sessions) stub\(plural) with request conditions compared; the closest failed \(failed) of \(closest.conditions.count).")
         return finish(lines)
     }
 

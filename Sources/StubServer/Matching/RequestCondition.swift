@@ -20,6 +20,8 @@ final class RequestCondition: Sendable {
         case structureJSON(JSONValue)
         case structureXML(XMLElementNode)
         case xpath(XPathExpression, TextPredicate)
+        /// A `mount` has a file for the path.
+        case mountedFile(MountPoint)
     }
 
     /// What was expected, kept in a form that is put in words only for a near-miss report
@@ -100,6 +102,7 @@ final class RequestCondition: Sendable {
         case .text, .bodyBytes: 9
         case .bodyJSON, .jsonPath, .structureJSON: 10
         case .bodyXML, .structureXML, .xpath: 11
+        case .mountedFile: 12
         }
     }
 
@@ -143,6 +146,8 @@ final class RequestCondition: Sendable {
             let values = expression.evaluate(document)
             if case .exist(let flag) = predicate { return values.isEmpty != flag }
             return values.contains { predicate.matches($0) }
+        case .mountedFile(let mount):
+            return mount.serves(view.path)
         }
     }
 
@@ -188,6 +193,9 @@ final class RequestCondition: Sendable {
                 return view.request.body.isEmpty ? "an empty body" : "a body that is not XML"
             }
             return list(expression.evaluate(document))
+        case .mountedFile(let mount):
+            guard let relative = mount.relativePath(view.path) else { return "\(quoted(view.path)), not a servable path below \(quoted(mount.prefix))" }
+            return "no file \(quoted(relative)) in \(quoted(mount.root))"
         }
     }
 }

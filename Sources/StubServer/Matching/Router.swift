@@ -65,7 +65,16 @@ public final class Router: Sendable {
         for position in definitions.indices {
             let reference = definitions[position].reference ?? StubReference(file: "stubs", index: position)
             var problems: [StubCompileProblem] = []
-            if let stub = StubCompiler.compile(definitions[position], reference: reference, problems: &problems) {
+            if definitions[position].resource != nil {
+                // A REST resource becomes several sessions; problems name where in it they are.
+                var expansionProblems: [StubCompileProblem] = []
+                for session in ResourceExpansion.sessions(for: definitions[position], problems: &expansionProblems) {
+                    var sessionProblems: [StubCompileProblem] = []
+                    if let stub = StubCompiler.compile(session, reference: reference, problems: &sessionProblems) { compiled.append(stub) }
+                    problems += sessionProblems.map { StubCompileProblem(path: session.sourcePath + $0.path, message: $0.message) }
+                }
+                problems += expansionProblems
+            } else if let stub = StubCompiler.compile(definitions[position], reference: reference, problems: &problems) {
                 compiled.append(stub)
             }
             for problem in problems {
@@ -91,6 +100,9 @@ public final class Router: Sendable {
         let view = RequestView(request)
         if let stub = firstMatch(view) {
             return RouteResult(reply: stub.reply(view), stub: stub.reference)
+        }
+        if Favicon.answers(method: view.method, path: view.path) {
+            return RouteResult(reply: HTTPReply(.prepared(Favicon.prepared)), stub: Favicon.reference)
         }
         let body = NearMissReport.body(for: view, stubs: stubs)
         var headers = HTTPHeaders()

@@ -84,9 +84,19 @@ enum ConfinedFiles {
         return .success(real)
     }
 
-    /// The bytes of `name`: first under `root`, then (for names written in the config, when
-    /// moco's working-directory rule applies) under `fallback`. Fresh on every call, served
-    /// from `FileCache.shared` when the file is unchanged.
+    /// Where `name` is: for names written in the config, when moco's working-directory rule
+    /// applies (`fallback` is the working directory), the working directory wins as in moco;
+    /// otherwise (and when it has no such file) under `root`. For messages and watch lists;
+    /// serving goes through `open`, which has no check-then-read race.
+    static func locate(_ name: String, root: String, fallback: String?) -> Result<String, Failure> {
+        if let fallback, fallback != root, case .success(let path) = resolve(name, root: fallback), isRegularFile(path) {
+            return .success(path)
+        }
+        return resolve(name, root: root)
+    }
+
+    /// The bytes of `name` (looked for as `locate` does), fresh on every call, served from
+    /// `FileCache.shared` when the file is unchanged.
     static func read(_ name: String, root: String, fallback: String?) -> Result<[UInt8], Failure> {
         FileCache.shared.read(name, root: root, fallback: fallback).map(\.bytes)
     }
@@ -129,8 +139,15 @@ enum ConfinedFiles {
         guard !target.components.isEmpty else {
             return .failure(Failure(message: "\(quoted(target.name)) is not a regular file", isNotFound: false))
         }
-        if let realRoot, let fd = openWithoutSymlinks(realRoot + "/" + target.relative) {
-            return finish(fd, name: target.name, key: target.key)
+        if let realRoot {
+            let fd = openWithoutSymlinks(realRoot + "/" + target.relative)
+            if fd >= 0 { return finish(fd, name: target.name, key: target.key) }
+            // With no symlink in the root's own path, a missing component is the answer (a
+            // symlink on the way would have been ELOOP): skip the walk, which would only agree.
+            let code = errno
+            if (code == ENOENT || code == ENOTDIR) && realRoot == target.root {
+                return .failure(Failure(message: "no file \(quoted(target.name)) in \(quoted(target.root))", isNotFound: true))
+            }
         }
         return walk(target.components, name: target.name, root: target.root)
     }
@@ -144,13 +161,13 @@ enum ConfinedFiles {
     private static let directoryFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
     #endif
 
-    private static func openWithoutSymlinks(_ path: String) -> Int32? {
+    /// A descriptor, or -1 with `errno` set.
+    private static func openWithoutSymlinks(_ path: String) -> Int32 {
         #if canImport(Glibc)
-        let fd = stubserver_open_no_symlinks(path, fileFlags)
+        stubserver_open_no_symlinks(path, fileFlags)
         #elseif canImport(Darwin)
-        let fd = Darwin.open(path, fileFlags | O_NOFOLLOW_ANY)
+        Darwin.open(path, fileFlags | O_NOFOLLOW_ANY)
         #endif
-        return fd >= 0 ? fd : nil
     }
 
     /// Opens component by component from the root, never following a symlink implicitly; a
@@ -269,6 +286,12 @@ enum ConfinedFiles {
         #else
         Darwin.close(fd)
         #endif
+    }
+
+    /// The path names a regular file (after symlinks).
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     static func normalizedComponents(_ path: String) -> [String] {

@@ -82,15 +82,14 @@ final class FileCache: @unchecked Sendable {
         return copy
     }
 
-    /// The bytes of `name`: first under `root`, then (for names written in the config, when
-    /// moco's working-directory rule applies) under `fallback`.
+    /// The bytes of `name`: for names written in the config, when moco's working-directory
+    /// rule applies (`fallback` is the working directory), a file there wins as in moco;
+    /// otherwise (and when it has none) the one under `root` (see `ConfinedFiles.locate`).
     func read(_ name: String, root: String, fallback: String?) -> Result<File, ConfinedFiles.Failure> {
-        let first = read(name, root: root)
-        if case .failure(let failure) = first, failure.isNotFound, let fallback, fallback != root {
-            let second = read(name, root: fallback)
-            if case .success = second { return second }
+        if let fallback, fallback != root, case .success(let file) = read(name, root: fallback) {
+            return .success(file)
         }
-        return first
+        return read(name, root: root)
     }
 
     /// The bytes of `name`, confined to `root`.

@@ -92,6 +92,9 @@ enum ResponseCompiler {
                 steps.append(.sequence(SequenceCounter(count: responses.count, cycles: cycles), alternatives))
             }
         }
+        if let cors = response.cors {
+            steps.append(.cors(cors))
+        }
         return steps
     }
 

@@ -166,6 +166,8 @@ enum BodyPlan: Sendable {
     case bytes([UInt8], contentType: String)
     case template(Template, contentType: String)
     case file(FilePlan)
+    /// A `mount`: the file for the request's path.
+    case mount(MountPoint)
 
     var isStatic: Bool { if case .bytes = self { true } else { false } }
 
@@ -177,6 +179,9 @@ enum BodyPlan: Sendable {
             return (Array(try TextPlan.template(template).render(input).utf8), contentType)
         case .file(let file):
             return try file.produce(input)
+        case .mount(let mount):
+            guard let input else { throw ResponseFailure(message: "a mount needs a request") }
+            return try mount.read(input.view.path)
         }
     }
 }
@@ -194,7 +199,7 @@ struct FilePlan: Sendable {
     var fallback: String?
     /// Where this plan's parsed template lives in the cache entry of its file.
     let templateSlot = FileCache.makeSlot()
-    /// A literal name checked and split once, under the root and the fallback root (nil when
+    /// A literal name checked and split once, under the root and the working directory (nil when
     /// the name is built per request, or when the check failed: then it fails per request,
     /// with its message).
     private let literalTargets: (ConfinedFiles.Target, ConfinedFiles.Target?)?
@@ -217,12 +222,13 @@ struct FilePlan: Sendable {
     /// The file's current bytes, fresh and confined.
     func read(named fileName: String) throws(ResponseFailure) -> FileCache.File {
         let result: Result<FileCache.File, ConfinedFiles.Failure>
-        if let (primary, second) = literalTargets, primary.name == fileName {
-            var found = FileCache.shared.read(primary)
-            if case .failure(let failure) = found, failure.isNotFound, let second, case .success(let file) = FileCache.shared.read(second) {
-                found = .success(file)
+        if let (primary, workingDirectory) = literalTargets, primary.name == fileName {
+            // moco's rule: a file in the working directory wins (see `ConfinedFiles.locate`).
+            if let workingDirectory, case .success(let file) = FileCache.shared.read(workingDirectory) {
+                result = .success(file)
+            } else {
+                result = FileCache.shared.read(primary)
             }
-            result = found
         } else {
             result = FileCache.shared.read(fileName, root: root, fallback: name.isStatic ? fallback : nil)
         }
@@ -281,6 +287,8 @@ enum ResponseStep: Sendable {
     case version(TextPlan)
     case attachment(filename: String, BodyPlan)
     case sequence(SequenceCounter, [[ResponseStep]])
+    /// `cors`: depends on the request's `Origin` and method.
+    case cors(CORSPolicy)
 
     var isStatic: Bool {
         switch self {
@@ -289,7 +297,7 @@ enum ResponseStep: Sendable {
         case .header(_, let value), .version(let value): value.isStatic
         case .cookie(let cookie, let value): value.isStatic && cookie.maxAge == nil
         case .attachment(_, let body): body.isStatic
-        case .sequence: false
+        case .sequence, .cors: false
         }
     }
 
@@ -325,6 +333,9 @@ enum ResponseStep: Sendable {
             draft.setBody(bytes, contentType: contentType)
         case .sequence(let counter, let alternatives):
             for step in alternatives[counter.next()] { try step.apply(to: &draft, input: input) }
+        case .cors(let policy):
+            guard let input else { return }
+            CORSHeaders.apply(policy, method: input.view.method, headers: input.view.request.headers, to: &draft.headers)
         }
     }
 }

@@ -41,6 +41,20 @@ struct Template: Sendable {
         }
     }
 
+    /// `#`/`@` after `<` (or `</`): a FreeMarker directive or macro call.
+    private static func directive(at index: Int, in characters: [Character]) -> String? {
+        var position = index
+        if position < characters.count, characters[position] == "/" { position += 1 }
+        guard position + 1 < characters.count else { return nil }
+        let next = characters[position + 1]
+        guard next.isLetter else { return nil }
+        switch characters[position] {
+        case "#": return "directives"
+        case "@": return "macro calls"
+        default: return nil
+        }
+    }
+
     private static func parseSegments(_ source: String) throws(TemplateSyntaxError) -> [Segment] {
         var segments: [Segment] = []
         var text = ""
@@ -77,6 +91,11 @@ struct Template: Sendable {
                 segments.append(.expression(try TemplateExpressionParser.parse(inner[...], base: start), offset: index))
                 index = end + 1
             } else {
+                if characters[index] == "<", let directive = Self.directive(at: index + 1, in: characters) {
+                    throw TemplateSyntaxError(
+                        message: "FreeMarker \(directive) (<#if>, <#list>, <@macro>) are not supported; only ${…} expressions are, with defaults like ${x!'none'}",
+                        offset: index)
+                }
                 text.append(characters[index])
                 index += 1
             }

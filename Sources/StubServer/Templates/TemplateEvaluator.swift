@@ -147,6 +147,10 @@ struct TemplateEvaluator {
             guard case .number(let value, _) = key, value >= 0, value == value.rounded() else {
                 throw TemplateRenderError("\(expression.display): a list index must be a whole number")
             }
+            // Compared as a Double first: Int(1e300) would trap.
+            guard value < Double(elements.count) else {
+                throw TemplateRenderError("\(expression.display) is missing: the list has \(elements.count) elements", isMissing: true)
+            }
             let position = Int(value)
             guard position < elements.count else {
                 throw TemplateRenderError("\(expression.display) is missing: the list has \(elements.count) elements", isMissing: true)
@@ -161,6 +165,10 @@ struct TemplateEvaluator {
         case .list(let elements):
             guard case .number(let value, _) = key, value >= 0, value == value.rounded() else {
                 throw TemplateRenderError("\(expression.display): a list index must be a whole number")
+            }
+            // Compared as a Double first: Int(1e300) would trap.
+            guard value < Double(elements.count) else {
+                throw TemplateRenderError("\(expression.display) is missing: the list has \(elements.count) elements", isMissing: true)
             }
             let position = Int(value)
             guard position < elements.count else {

@@ -51,6 +51,7 @@ struct TemplateExpressionParser {
 
     private var tokens: [(token: Token, offset: Int)] = []
     private var position = 0
+    private var depth = 0
 
     /// `base` is the expression's offset in the whole template, for error messages.
     static func parse(_ text: Substring, base: Int) throws(TemplateSyntaxError) -> TemplateExpression {
@@ -77,7 +78,22 @@ struct TemplateExpressionParser {
         }
     }
 
+    /// Deepest expression tree accepted: checking and rendering walk it recursively (on
+    /// event-loop threads), so `${((((…))))}` or `${a[0][0]…}` from a config must not nest
+    /// without bound.
+    static let maximumDepth = 64
+
+    private mutating func deeper() throws(TemplateSyntaxError) {
+        depth += 1
+        if depth > Self.maximumDepth {
+            throw TemplateSyntaxError(message: "the expression nests deeper than \(Self.maximumDepth) levels", offset: current.offset)
+        }
+    }
+
     private mutating func parseExpression() throws(TemplateSyntaxError) -> TemplateExpression {
+        try deeper()
+        let outer = depth
+        defer { depth = outer - 1 }
         let value = try parsePostfix()
         if case .symbol("!") = current.token {
             advance()
@@ -100,6 +116,7 @@ struct TemplateExpressionParser {
     private mutating func parsePostfix() throws(TemplateSyntaxError) -> TemplateExpression {
         var expression = try parsePrimary()
         while true {
+            if case .symbol(let symbol) = current.token, symbol == "." || symbol == "[" || symbol == "(" { try deeper() }
             switch current.token {
             case .symbol("."):
                 advance()

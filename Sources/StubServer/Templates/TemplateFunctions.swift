@@ -73,7 +73,9 @@ struct DecimalPattern: Sendable {
             index += 1
         }
         var fractionPart = ""
+        var hasDecimalPoint = false
         if index < characters.count, characters[index] == "." {
+            hasDecimalPoint = true
             index += 1
             while index < characters.count, "#0".contains(characters[index]) {
                 fractionPart.append(characters[index])
@@ -87,6 +89,11 @@ struct DecimalPattern: Sendable {
         }
         minimumFractionDigits = fractionPart.filter { $0 == "0" }.count
         maximumFractionDigits = fractionPart.count
+        // Java's DecimalFormat.applyPattern: an integer part of only '#' before a decimal
+        // point still shows one digit ("#.##" formats 0.16 as "0.16"; ".##" gives ".16").
+        if !integerPart.contains("0"), integerPart.contains("#"), hasDecimalPoint {
+            minimumIntegerDigits = 1
+        }
     }
 
     func format(_ value: Double) -> String {

@@ -24,6 +24,8 @@ public struct SnapshotContext: Sendable {
     public let sizeClass: SizeClasses
     /// The text grid the screen is laid out on.
     public let grid: GridSize
+    /// Dynamic Type size and appearance (the device's ``Device/traits``).
+    public let traits: ScreenTraits
     /// The fixed "now": 2023-11-14T22:13:20Z unless you pass another.
     public let now: Date
     public let timeZone: TimeZone
@@ -51,6 +53,7 @@ public struct SnapshotContext: Sendable {
         self.direction = language.direction
         self.sizeClass = device.sizeClass(for: orientation)
         self.grid = device.grid(for: orientation)
+        self.traits = device.traits
         self.now = now
         self.timeZone = timeZone
         var calendar = Calendar(identifier: .gregorian)
@@ -65,15 +68,47 @@ public struct SnapshotContext: Sendable {
     }
 
     /// The snapshot identifier of this combination: `lang_ja_device_phone4inch`, plus `_landscape`
-    /// in landscape only (so portrait names stay Kickstarter-compatible).
+    /// in landscape and the traits' suffix (`_type_accessibility3`, `_dark`) when they are not the
+    /// standard ones (so existing names stay Kickstarter-compatible).
     public var identifier: String {
         "lang_\(language.rawValue)_device_\(device.rawValue)" + (orientation == .landscape ? "_landscape" : "")
+            + traits.identifierSuffix
+    }
+
+    /// The appearance the screen is drawn in.
+    public var appearance: Appearance { traits.appearance }
+
+    /// The Dynamic Type size of the screen's text.
+    public var dynamicType: DynamicTypeSize { traits.dynamicType }
+
+    /// The grid as the text sees it: ``grid`` divided by the Dynamic Type scale (at `large`, the grid
+    /// itself). Content is laid out ``TextLayout`` at this many columns inside the frame.
+    public var textGrid: GridSize {
+        let scale = traits.dynamicType.scale
+        let contentColumns = max(grid.columns - 4, 0)
+        let visibleRows = max(grid.rows - 2, 1)
+        return GridSize(
+            columns: max(Int((Double(contentColumns) / scale).rounded(.down)), min(contentColumns, 8)) + 4,
+            rows: max(Int((Double(visibleRows) / scale).rounded(.down)), 1) + 2)
     }
 
     /// The next sequential UUID.
     public func uuid() -> UUID { uuids.next() }
 
+    /// Numbers, dates, times, relative times and lists in this context's language and time zone,
+    /// formatted by TextScreen itself so Linux and Darwin produce the same bytes.
+    ///
+    /// ```swift
+    /// context.format.date(story.createdAt, style: .medium)    // "Nov 14, 2023" / "14.11.2023"
+    /// context.format.relative(story.createdAt, to: context.now) // "3 hours ago"
+    /// ```
+    public var format: SnapshotFormatter {
+        SnapshotFormatter(localeIdentifier: locale.identifier, timeZone: timeZone)
+    }
+
     /// A date formatter bound to this context's locale, time zone and calendar.
+    /// ICU formats these styles differently on Linux and Darwin; prefer ``format``.
+    @available(*, deprecated, message: "ICU output differs between Linux and Apple platforms; use context.format.date(_:style:) or dateFormatter(pattern:)")
     public func dateFormatter(dateStyle: DateFormatter.Style = .medium, timeStyle: DateFormatter.Style = .short) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = locale
@@ -96,6 +131,8 @@ public struct SnapshotContext: Sendable {
     }
 
     /// A number formatter bound to this context's locale.
+    /// ICU groups and spaces numbers differently on Linux and Darwin; prefer ``format``.
+    @available(*, deprecated, message: "ICU output differs between Linux and Apple platforms; use context.format.number(_:fractionDigits:)")
     public func numberFormatter(style: NumberFormatter.Style = .decimal) -> NumberFormatter {
         let formatter = NumberFormatter()
         formatter.locale = locale

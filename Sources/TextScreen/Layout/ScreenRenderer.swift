@@ -22,8 +22,21 @@ public enum ScreenRenderer {
         let grid = context.grid
         let columns = max(grid.columns, 4)
         let contentWidth = columns - 4
-        let visibleRows = max(grid.rows - 2, 1)
-        var content = TextLayout.lines(for: node, width: contentWidth, direction: context.direction)
+        var visibleRows = max(grid.rows - 2, 1)
+        var content: [String]
+        if context.traits.dynamicType == .large {
+            content = TextLayout.lines(for: node, width: contentWidth, direction: context.direction)
+        } else {
+            // Larger (or smaller) text: lay out on the narrower text grid, then pad each line to the
+            // frame on its trailing side, so wrapping, truncation and the fold follow the text size.
+            let text = context.textGrid
+            let textWidth = min(max(text.columns - 4, 1), contentWidth)
+            visibleRows = max(text.rows - 2, 1)
+            let padding = String(repeating: " ", count: contentWidth - textWidth)
+            content = TextLayout.lines(for: node, width: textWidth, direction: context.direction).map {
+                context.direction == .rightToLeft ? padding + $0 : $0 + padding
+            }
+        }
         if content.count < visibleRows {
             content += Array(repeating: String(repeating: " ", count: contentWidth), count: visibleRows - content.count)
         }
@@ -41,7 +54,7 @@ public enum ScreenRenderer {
     /// cannot vary by host.
     public static func header(_ context: SnapshotContext) -> String {
         "# screen lang=\(context.language.rawValue) device=\(context.device.rawValue) \(context.grid) "
-            + "orientation=\(context.orientation.rawValue) dir=\(context.direction.rawValue)"
+            + "orientation=\(context.orientation.rawValue) dir=\(context.direction.rawValue)" + context.traits.headerSuffix
     }
 
     static func foldLine(columns: Int) -> String {

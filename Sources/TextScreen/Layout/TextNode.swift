@@ -63,7 +63,7 @@ public enum TextAlignment: String, Sendable, CaseIterable {
 }
 
 /// Left-to-right or right-to-left; decides which side `leading` is.
-public enum LayoutDirection: String, Sendable, CaseIterable {
+public enum LayoutDirection: String, Sendable, CaseIterable, Codable {
     case leftToRight = "ltr"
     case rightToLeft = "rtl"
 }

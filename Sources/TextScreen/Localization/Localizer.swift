@@ -96,7 +96,7 @@ public struct Localizer: Sendable {
     public func plural(_ key: String, count: Int, table: String? = nil, _ arguments: any CVarArg...) -> String {
         let table = table ?? defaultTable
         let categories: [(String, PluralCategory)] = [
-            (language.rawValue, PluralCategory.category(for: count, languageCode: language.rawValue)),
+            (language.rawValue, language.pluralCategory(for: count)),
             (developmentLanguage, PluralCategory.category(for: count, languageCode: developmentLanguage)),
         ]
         for (code, category) in categories {

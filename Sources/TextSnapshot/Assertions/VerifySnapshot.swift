@@ -36,6 +36,7 @@ struct SnapshotRecorder {
     func verify<Value>(of value: () throws -> Value, as strategy: Snapshotting<Value>, named name: String?,
                        record: RecordMode?, snapshotDirectory: String?, file: String, testName: String, line: UInt) -> SnapshotFailure? {
         SnapshotObserver.registerIfNeeded()
+        SnapshotSettings.noteSourceFile(file)
         let environment = settings.resolvedEnvironment
         let policy: RecordPolicy
         do {
@@ -51,6 +52,9 @@ struct SnapshotRecorder {
             directory = SnapshotFiles.absolute(snapshotDirectory)
             root = (directory as NSString).deletingLastPathComponent
         } else {
+            if let unreachable = SnapshotFiles.unreachableSourceTree(file: file, settings: settings) {
+                return SnapshotFailure(kind: .configuration, message: unreachable, refusal: policy.refusal)
+            }
             root = SnapshotFiles.root(for: file, settings: settings)
             directory = (root as NSString).appendingPathComponent(SnapshotFiles.testFileName(file))
         }

@@ -1,3 +1,4 @@
+import RehearsalSettings
 /// Decides the record mode of one assertion and whether a request to record is refused on CI.
 public struct RecordPolicy: Sendable, Equatable {
     /// The mode that applies.
@@ -12,7 +13,9 @@ public struct RecordPolicy: Sendable, Equatable {
     /// Resolves the mode from the call, the scope and the environment.
     /// Throws a ``SnapshotFailure`` for an unknown `TEXT_SNAPSHOT_RECORD` value.
     public static func resolve(call: RecordMode?, scope: RecordMode?, environment: [String: String]) throws(SnapshotFailure) -> RecordPolicy {
-        let isCI = isTruthy(environment["CI"]) || !(environment["JENKINS_URL"] ?? "").isEmpty
+        // `CI`, else a CI provider's own variable (Xcode Cloud, GitHub Actions, Jenkins, …), plain or prefixed.
+        let ci = RehearsalSettings.lookUp("CI", in: environment)?.value
+        let isCI = ci.map(isTruthy) ?? (CIDetection.provider(in: environment) != nil)
         let allowOnCI = isTruthy(environment["TEXT_SNAPSHOT_ALLOW_RECORD_ON_CI"])
         var requested: (RecordMode, String)?
         if let call {

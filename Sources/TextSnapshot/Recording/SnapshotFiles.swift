@@ -55,6 +55,21 @@ public enum SnapshotFiles {
         return (((file as NSString).deletingLastPathComponent) as NSString).appendingPathComponent("__Snapshots__")
     }
 
+    /// A message when references would live next to a source file this process cannot see (tests
+    /// running on a device or in a sandbox, where `#filePath` names the build machine's folder) and no
+    /// snapshot root was set; `nil` when the folder exists or a root is configured.
+    static func unreachableSourceTree(file: String, settings: SnapshotSettings) -> String? {
+        if settings.snapshotRoot != nil { return nil }
+        if let root = settings.resolvedEnvironment["TEXT_SNAPSHOT_DIR"], !root.isEmpty { return nil }
+        let folder = (file as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue { return nil }
+        return "The source tree is not reachable from this test process: \(folder) does not exist here "
+            + "(running on a device, in a simulator sandbox or from a copied bundle?), so the references next to it cannot be read. "
+            + "Set the snapshot root to a folder this process can read: TEXT_SNAPSHOT_DIR (TEST_RUNNER_TEXT_SNAPSHOT_DIR "
+            + "under xcodebuild, SIMCTL_CHILD_TEXT_SNAPSHOT_DIR for a simulator) or \"snapshotRoot\" in rehearsal.json."
+    }
+
     /// `LoginTests` for `/…/LoginTests.swift`.
     public static func testFileName(_ file: String) -> String {
         ((file as NSString).lastPathComponent as NSString).deletingPathExtension

@@ -1,6 +1,7 @@
 import Foundation
 import TestRunObservation
 import XCTest
+import RehearsalSettings
 
 /// Watches the test run (registered on the first snapshot assertion): resets the automatic snapshot
 /// numbers after each test, and after a full run lists snapshot files no test touched
@@ -35,8 +36,9 @@ final class SnapshotObserver: NSObject, XCTestObservation, @unchecked Sendable {
     }
 
     func testBundleDidFinish(_ testBundle: Bundle) {
-        let environment = ProcessInfo.processInfo.environment
-        guard OrphanPolicy.isFullRun(arguments: CommandLine.arguments, environment: environment) else { return }
+        let environment = SnapshotSettings.current.resolvedEnvironment
+        guard OrphanPolicy.isFullRun(arguments: CommandLine.arguments, environment: environment,
+                                     rootSuiteName: RunningTest.rootSuiteName) else { return }
         SnapshotObserver.lock.lock()
         let clean = SnapshotObserver.runWasClean
         SnapshotObserver.lock.unlock()
@@ -60,16 +62,27 @@ public enum OrphanPolicy {
         public var shouldFail: Bool
     }
 
-    /// A full run executes every test: no test name or filter in the arguments, no `BDD_TAGS`.
-    /// (`swift test --filter` and `--parallel` pass test names to the binary.)
-    public static func isFullRun(arguments: [String], environment: [String: String]) -> Bool {
+    /// A full run executes every test: no `BDD_TAGS`, and the run's root suite is `All tests` (both
+    /// XCTest implementations name it `Selected tests` when a filter, `-only-testing`, a test plan or
+    /// Xcode's diamond picked tests). When the root suite was not observed, the arguments decide: a
+    /// test name (`swift test --filter` and `--parallel` pass them on Linux) or `-XCTest <tests>` (what
+    /// `swift test` passes on macOS) make it partial; the bundle path alone does not.
+    public static func isFullRun(arguments: [String], environment: [String: String], rootSuiteName: String? = nil) -> Bool {
         if let tags = environment["BDD_TAGS"], !tags.isEmpty { return false }
+        if let rootSuiteName { return rootSuiteName == "All tests" }
         var rest = arguments.dropFirst()[...]
         while let argument = rest.first {
             rest = rest.dropFirst()
             if argument == "--testing-library" || argument == "--attachments-path" { rest = rest.dropFirst(); continue }
+            if argument == "-XCTest" {
+                let selection = rest.first ?? "All"
+                rest = rest.dropFirst()
+                if selection != "All" && selection != "Self" { return false }
+                continue
+            }
             if argument.hasPrefix("-") { continue }
-            return false // a test name or a .xctest path with a test selection
+            if argument.hasSuffix(".xctest") || argument.hasSuffix(".xctest/") { continue } // the bundle, on macOS
+            return false // a test name: a selection
         }
         return true
     }

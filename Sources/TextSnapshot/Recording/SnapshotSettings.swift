@@ -1,4 +1,5 @@
 import Foundation
+import RehearsalSettings
 
 /// Scoped configuration of the recorder (a task-local): record mode, folders, the environment
 /// variables to read, and the ledger of touched snapshots. Defaults read the process environment.
@@ -36,8 +37,14 @@ public struct SnapshotSettings: Sendable {
 
     @TaskLocal static var taskCurrent = SnapshotSettings()
 
-    /// The environment variables in force (the override, else the process's).
-    public var resolvedEnvironment: [String: String] { environment ?? ProcessInfo.processInfo.environment }
+    /// The environment variables in force: the override, else the process's with every setting read
+    /// from all its sources (`TEST_RUNNER_`/`SIMCTL_CHILD_` prefixes, `rehearsal.json`, CI detection).
+    public var resolvedEnvironment: [String: String] { environment ?? RehearsalSettings.current().environment }
+
+    /// Starts the `rehearsal.json` search next to a test file, if no setting was read yet.
+    static func noteSourceFile(_ path: String) {
+        _ = RehearsalSettings.current(anchor: path)
+    }
 }
 
 /// Runs `operation` with `mode` as the record mode for every snapshot assertion inside it that does
@@ -62,4 +69,26 @@ public func withSnapshotSettings<R>(_ update: (inout SnapshotSettings) -> Void, 
     var settings = SnapshotSettings.current
     update(&settings)
     return try SnapshotSettings.$taskCurrent.withValue(settings, operation: operation)
+}
+
+/// swift-snapshot-testing's spelling of a record-mode scope: every snapshot assertion inside
+/// `operation` that does not pass its own `record:` uses `record` (`nil` leaves the mode as it is).
+/// The modes mean what Point-Free's do: `.missing` writes only missing references, `.failed` also
+/// overwrites mismatching ones, `.all` rewrites every one, `.never` writes nothing; any write fails
+/// the test, and CI refuses to record unless `TEXT_SNAPSHOT_ALLOW_RECORD_ON_CI=1`.
+///
+/// ```swift
+/// override func invokeTest() {
+///     withSnapshotTesting(record: .failed) { super.invokeTest() }
+/// }
+/// ```
+public func withSnapshotTesting<R>(record: RecordMode? = nil, operation: () throws -> R) rethrows -> R {
+    guard let record else { return try operation() }
+    return try withSnapshotRecording(record, operation: operation)
+}
+
+/// The `async` form of ``withSnapshotTesting(record:operation:)``.
+public func withSnapshotTesting<R>(record: RecordMode? = nil, operation: () async throws -> R) async rethrows -> R {
+    guard let record else { return try await operation() }
+    return try await withSnapshotRecording(record, operation: operation)
 }

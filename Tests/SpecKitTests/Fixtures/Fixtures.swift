@@ -8,6 +8,14 @@ import Foundation
 enum Fixtures {
     static let enabled = ProcessInfo.processInfo.environment["SPECKIT_FIXTURES"] == "1"
 
+    /// Focus fixtures focus the whole process, so they have their own switch (`SPECKIT_FOCUS_FIXTURES=1`)
+    /// and stay out of every other fixture run.
+    static let focusEnabled = enabled && ProcessInfo.processInfo.environment["SPECKIT_FOCUS_FIXTURES"] == "1"
+
+    /// `beforeSuite`/`afterSuite` fixtures run once per process, so they too have their own switch:
+    /// `SPECKIT_SUITE_FIXTURES=trace`, `fail-before` or `fail-after`.
+    static let suiteMode = enabled ? ProcessInfo.processInfo.environment["SPECKIT_SUITE_FIXTURES"] : nil
+
     /// A line the parent test looks for in the subprocess's standard output.
     static func trace(_ text: String) {
         print("TRACE: \(text)")

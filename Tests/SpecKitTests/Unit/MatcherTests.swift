@@ -34,7 +34,15 @@ final class MatcherTests: XCTestCase {
 
     func testEqualSortsDictionaryKeysInItsMessage() throws {
         let text = try message(equal(["b": 2, "a": 1]), ["a": 1, "b": 3])
-        XCTAssertEqual(text, #"expected to equal <["a": 1, "b": 2]>, got <["a": 1, "b": 3]>"#)
+        XCTAssertEqual(text, #"""
+            expected to equal <["a": 1, "b": 2]>, got <["a": 1, "b": 3]>
+            Difference (- expected, + actual):
+              [
+                "a": 1
+            -   "b": 2
+            +   "b": 3
+              ]
+            """#)
     }
 
     func testBeNilAndBooleans() throws {

@@ -75,6 +75,36 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(lines.filter { $0 == "### Rule: Validation `@form`" }.count, 1, "a rule heading appears once for consecutive scenarios")
     }
 
+    func testLivingDocumentShowsDataTablesDocStringsAndNestedSteps() {
+        var table = step("Given", "these readers", .passed)
+        table.table = [["name", "note"], ["Ada", "a | b"], ["Linus"]]
+        var doc = step("When", "the client posts", .passed)
+        doc.docString = "{\n  \"a\": \"```\"\n}"
+        var inner = step("Then", "the inner check", .failed, failure: "[Then the inner check] boom")
+        inner.depth = 1
+        let text = LivingDocRenderer.render([report("arguments", status: .failed, steps: [table, doc, inner])], context: context)
+        XCTAssertTrue(text.contains("""
+            - ✓ **Given** these readers — 2 ms
+
+              | name | note |
+              | --- | --- |
+              | Ada | a \\| b |
+              | Linus |  |
+
+            - ✓ **When** the client posts — 2 ms
+              ```
+              {
+                "a": "ʼʼʼ"
+              }
+              ```
+              - ✗ **Then** the inner check — 2 ms
+                at /repo/Specs/LoginFeature.swift:12:
+                ```text
+                [Then the inner check] boom
+                ```
+            """), text)
+    }
+
     func testJUnitEscapesMarkupAndCharactersXMLCannotCarry() throws {
         let nasty = "expected <\"a\" & 'b'>\u{01}\u{1B}\u{00}[31m"
         let reports = [
@@ -132,6 +162,12 @@ final class ReportTests: XCTestCase {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         XCTAssertEqual(try decoder.decode(ScenarioReport.self, from: line), original)
+        var nested = step("Given", "these readers", .passed)
+        nested.depth = 1
+        nested.table = [["name", "email"], [tricky, ""]]
+        nested.docString = tricky
+        let withArguments = report("tables", steps: [nested])
+        XCTAssertEqual(try decoder.decode(ScenarioReport.self, from: FragmentEncoder.line(for: withArguments)), withArguments)
         let plain = report("plain", runID: "r")
         XCTAssertEqual(try decoder.decode(ScenarioReport.self, from: FragmentEncoder.line(for: plain)), plain)
     }
@@ -189,7 +225,7 @@ final class ReportTests: XCTestCase {
     func testRunIdentityIsSafeForAFolderName() {
         XCTAssertEqual(RunIdentity.sanitize("ci/build #42"), "ci_build__42")
         XCTAssertEqual(RunIdentity.sanitize("../up"), "_._up")
-        XCTAssertTrue(RunIdentity.derived().hasPrefix("ppid\(getppid())"), RunIdentity.derived())
-        XCTAssertEqual(RunIdentity.derived(), RunIdentity.derived(), "stable within a process")
+        XCTAssertTrue(RunIdentity.derived(environment: [:]).hasPrefix("ppid\(getppid())"), RunIdentity.derived(environment: [:]))
+        XCTAssertEqual(RunIdentity.derived(environment: [:]), RunIdentity.derived(environment: [:]), "stable within a process")
     }
 }

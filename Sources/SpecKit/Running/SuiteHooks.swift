@@ -1,0 +1,93 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `beforeSuite` and `afterSuite` blocks of every spec class, run once per test process.
+///
+/// They are registered while the test list is built; `beforeSuite` runs right before the first
+/// scenario runs (so `swift test list` runs nothing), `afterSuite` when the test bundle finishes.
+@MainActor
+enum SuiteHooks {
+    enum Kind { case before, after }
+
+    private struct Entry {
+        let body: @MainActor () throws -> Void
+        let site: CallSite
+    }
+
+    private static var befores: [Entry] = []
+    private static var afters: [Entry] = []
+    /// nil until the before-suite blocks ran; then the failure they left, if any.
+    private static var beforeOutcome: String??
+    private static var afterRan = false
+
+    static func register(_ kind: Kind, _ body: @escaping @MainActor () throws -> Void, _ site: CallSite) {
+        // A spec class is collected once, but guard against the same block twice anyway.
+        let entry = Entry(body: body, site: site)
+        switch kind {
+        case .before where !befores.contains { $0.site == site }: befores.append(entry)
+        case .after where !afters.contains { $0.site == site }: afters.append(entry)
+        default: break
+        }
+    }
+
+    /// Runs the `beforeSuite` blocks the first time; returns the failure they recorded (now and
+    /// for every later scenario), reported on the calling scenario's test case.
+    static func runBeforeSuiteIfNeeded() -> String? {
+        if let outcome = beforeOutcome { return outcome }
+        var failure: String?
+        for entry in befores {
+            let failures = captureFailures {
+                do { try entry.body() } catch { FailureRecording.record(
+                    "threw " + ErrorText.describe(error), file: entry.site.file, line: entry.site.line) }
+            }
+            if let first = failures.first {
+                failure = "beforeSuite (\(DisplayPath.relativeToCurrentDirectory(entry.site.path)):\(entry.site.line)) failed: \(first)"
+                break
+            }
+        }
+        beforeOutcome = .some(failure)
+        return failure
+    }
+
+    /// Runs the `afterSuite` blocks once, if any scenario ran. Failures are printed in the compiler's
+    /// `file:line: error:` form and make the process exit with status 1.
+    static func runAfterSuiteIfNeeded() {
+        guard beforeOutcome != nil, !afterRan else { return }
+        afterRan = true
+        var failed = false
+        for entry in afters {
+            let failures = captureFailures {
+                do { try entry.body() } catch { FailureRecording.record(
+                    "threw " + ErrorText.describe(error), file: entry.site.file, line: entry.site.line) }
+            }
+            for message in failures {
+                failed = true
+                let line = "\(entry.site.path):\(entry.site.line): error: afterSuite : \(message)\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
+            }
+        }
+        if failed { SuiteExit.failOnExit() }
+    }
+}
+
+/// XCTest has no test case to fail once the bundle finished, so a failed `afterSuite` turns the
+/// process's exit status into 1 from an `atexit` handler (after XCTest printed its summary).
+enum SuiteExit {
+    private static let armed = Locked(false)
+
+    static func failOnExit() {
+        let first = armed.withLock { armed -> Bool in
+            defer { armed = true }
+            return !armed
+        }
+        guard first else { return }
+        atexit {
+            fflush(nil)
+            _exit(1)
+        }
+    }
+}
