@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test test-examples check-doc-snippets check-app-targets stub bench bench-router bench-proxy bench-live bench-hardening bench-specs bench-snapshots width-table
+.PHONY: help build test test-examples check-doc-snippets check-app-targets stub bench bench-tools bench-router bench-proxy bench-live bench-hardening bench-specs bench-snapshots width-table
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -26,12 +26,23 @@ check-doc-snippets: ## the docs' complete snippets are byte-for-byte files of Ex
 check-app-targets: ## app-linkable targets (DesignerNews, SpecKitAppSupport, TextScreen, StubServerClient) never reach XCTest
 	bash scripts/check-app-targets.sh
 
-stub: ## serve Stubs/settings.json on 127.0.0.1:$(PORT) (hot reload on edit)
-	$(SWIFT) build -c release --product stubserver
-	.build/release/stubserver start -p $(PORT) -c $(STUBS)
+# The Swift runtime linked statically starts in about half the time (no symbol resolution
+# of libFoundation at launch); its own scratch path keeps .build/release as it is.
+STATIC_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static
 
-bench: ## release build; stubserver vs nginx (1 worker) under wrk: req/s, p50, p99, ratio, startup, RSS
+stub: ## serve Stubs/settings.json on 127.0.0.1:$(PORT) (hot reload on edit)
+	$(STATIC_BUILD) --product stubserver
+	.build/static/release/stubserver start -p $(PORT) -c $(STUBS)
+
+bench: bench-tools ## stubserver vs nginx (1 worker), pinned (BENCH_PIN=0: unpinned): text, file, template, 10k stubs, DN stories
 	bash bench/stub-bench.sh
+
+bench-tools: ## install wrk and nginx with apt-get when missing (make bench needs them)
+	@if ! command -v wrk >/dev/null 2>&1 || ! { command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; }; then \
+		sudo=""; [ "$$(id -u)" -ne 0 ] && sudo="sudo"; \
+		echo "installing wrk and nginx-light with apt-get"; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq wrk nginx-light >/dev/null; \
+	fi
 
 bench-router: ## release build; Router.route cost per request, 10 vs 10,000 stubs (ratio in the same run)
 	$(SWIFT) build -c release --product RouterBench

@@ -1,43 +1,62 @@
 #!/usr/bin/env bash
-# `make bench`: the stub server against nginx (1 worker) serving the same body, measured in the
-# same run on 127.0.0.1 with wrk (keep-alive, 50 connections, 2 threads), alternating A B A B so
-# both see the same machine noise. Reports req/s, p50, p99, the ratio to nginx and to the 1-stub
-# configuration for a 1-stub and two 10,000-stub configurations (realistic mix; exact paths only),
-# startup time (spawn to first 200), the time to load 10,000 stubs (`validate`) and peak RSS.
+# `make bench`: the stub server against nginx (1 worker) serving the same body from a file,
+# measured in the same run on 127.0.0.1 with wrk (keep-alive, 50 connections), alternating
+# stub, nginx, stub, nginx… so both see the same machine noise. Rows: a `text` response, a
+# `file` response, a template response, a 10,000-stub configuration and the DesignerNews
+# sample (`Stubs/settings.json`) answering its stories page. Reports req/s, p50, p99, the ratio
+# to nginx in the same round, startup (spawn to first 200), the time to load 10,000 stubs and
+# peak RSS.
 #
-# Knobs (environment): BENCH_DURATION seconds per wrk run (default 5), BENCH_ROUNDS runs per
-# server and configuration (default 3), BENCH_STARTS startup samples (default 9).
+# Pinned by default, the per-core comparison: the servers (stubserver and nginx's one worker)
+# on CPU 0, wrk on CPU 1; stubserver then runs one event loop. BENCH_PIN=0 runs everything
+# unpinned (stubserver uses one loop per core, nginx still one worker).
+#
+# Knobs (environment): BENCH_DURATION seconds per wrk run (default 5), BENCH_ROUNDS rounds
+# (default 3, at least 3 for a median), BENCH_STARTS startup samples (default 9), BENCH_PIN
+# (default 1), BENCH_STATIC (default 1: the Swift runtime linked statically, as `make stub`
+# builds; 0 for a dynamic build), BENCH_CONFIGS (default "text file template tenk designernews").
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+REPO="$(pwd)"
 DURATION="${BENCH_DURATION:-5}"
 ROUNDS="${BENCH_ROUNDS:-3}"
 STARTS="${BENCH_STARTS:-9}"
+PIN="${BENCH_PIN:-1}"
+CONFIGS=(${BENCH_CONFIGS:-text file template tenk designernews})
 CONNECTIONS=50
-THREADS=2
 STUB_PORT="${BENCH_STUB_PORT:-18306}"
 NGINX_PORT="${BENCH_NGINX_PORT:-18307}"
 
 say() { printf '%s\n' "$*" >&2; }
 
 # --- tools -------------------------------------------------------------------------------
-install_missing() {
-    local missing=()
-    command -v wrk >/dev/null 2>&1 || missing+=(wrk)
-    command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
-    [ ${#missing[@]} -eq 0 ] && return
-    say "installing ${missing[*]} with apt-get"
-    local sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-}
-install_missing
+command -v wrk >/dev/null 2>&1 || { say "wrk is missing: run 'make bench-tools' (apt-get install wrk)"; exit 1; }
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+[ -x "$NGINX" ] || { say "nginx is missing: run 'make bench-tools' (apt-get install nginx-light)"; exit 1; }
 
-say "building stubserver (release)"
-swift build -c release --product stubserver >/dev/null
-STUBSERVER="$(swift build -c release --show-bin-path)/stubserver"
+SERVER_CPU=() CLIENT_CPU=() THREADS=2 PINNING="unpinned"
+if [ "$PIN" != 0 ]; then
+    if command -v taskset >/dev/null 2>&1 && [ "$(nproc --all)" -ge 2 ]; then
+        SERVER_CPU=(taskset -c 0) CLIENT_CPU=(taskset -c 1) THREADS=1
+        PINNING="pinned: servers on CPU 0, wrk on CPU 1"
+    else
+        say "cannot pin (needs taskset and 2 CPUs); running unpinned"
+    fi
+fi
+
+# The Swift runtime and Foundation linked statically, as `make stub` builds it: a dynamic
+# binary spends 10-15 ms of its startup resolving libFoundation's symbols.
+if [ "${BENCH_STATIC:-1}" != 0 ]; then
+    BUILD=(swift build -c release --static-swift-stdlib --scratch-path .build/static)
+    LINKING="Swift runtime linked statically"
+else
+    BUILD=(swift build -c release)
+    LINKING="Swift runtime linked dynamically"
+fi
+say "building stubserver (release, $LINKING)"
+"${BUILD[@]}" --product stubserver >/dev/null
+STUBSERVER="$("${BUILD[@]}" --show-bin-path)/stubserver"
 
 # --- fixtures ----------------------------------------------------------------------------
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/stubserver-bench.XXXXXX")"
@@ -51,37 +70,34 @@ cleanup() {
 trap cleanup EXIT
 
 BODY='{"id":1,"title":"Rehearsal benchmarks its stub server against nginx","url":"https://example.com/stories/1","points":42,"comments":7}'
-mkdir -p "$WORK/www" "$WORK/nginx/logs"
+mkdir -p "$WORK/www/api/v1" "$WORK/nginx/logs"
 printf '%s' "$BODY" > "$WORK/www/bench"
+# The template renders to the same bytes as nginx's file (`GET` and the query are the request's).
+printf '%s' "${BODY%\}},\"method\":\"GET\",\"page\":\"7\"}" > "$WORK/www/template"
+cp Stubs/stories.json "$WORK/www/api/v1/stories"
 # nginx started as root serves from an unprivileged worker, which must be able to read the body.
-chmod 755 "$WORK" "$WORK/www"
-chmod 644 "$WORK/www/bench"
-# The body as a JSON string literal for the stub's "text".
-BODY_JSON="\"$(printf '%s' "$BODY" | sed 's/\\/\\\\/g; s/"/\\"/g')\""
-HIT='{"request":{"method":"get","uri":"/bench"},"response":{"status":200,"headers":{"Content-Type":"application/json"},"text":'"$BODY_JSON"'}}'
+chmod -R a+rX "$WORK"
+# Old enough that the file cache keeps it (files changed in the last 2 s are re-read).
+touch -d '1 minute ago' "$WORK/www/bench"
+json_string() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"; }
+HIT='{"request":{"method":"get","uri":"/bench"},"response":{"status":200,"headers":{"Content-Type":"application/json"},"text":'"$(json_string "$BODY")"'}}'
+TEMPLATE_SOURCE="${BODY%\}},\"method\":\"\${req.method}\",\"page\":\"\${req.queries['page']}\"}"
 
-printf '[%s]\n' "$HIT" > "$WORK/one.json"
+printf '[%s]\n' "$HIT" > "$WORK/text.json"
+printf '[{"request":{"method":"get","uri":"/bench"},"response":{"status":200,"headers":{"Content-Type":"application/json"},"file":"www/bench"}}]\n' > "$WORK/file.json"
+printf '[{"request":{"method":"get","uri":"/template"},"response":{"headers":{"Content-Type":"application/json"},"text":{"template":%s}}}]\n' "$(json_string "$TEMPLATE_SOURCE")" > "$WORK/template.json"
 
 # 10,000 sessions; the one the load hits comes last in file order, so only a route index keeps
 # it cheap. Like a real stub file: mostly exact paths (with methods, queries, headers and forms
-# mixed in), 300 `path` templates under the same prefixes and 100 `startsWith` paths. The
-# second file is the same with every path exact: it isolates what non-literal routes cost.
-write_tenk() {  # $1: mixed | exact
-    local exact=$1
+# mixed in), 300 `path` templates under the same prefixes and 100 `startsWith` paths.
+write_tenk() {
     printf '[\n'
     for ((i = 0; i < 9999; i++)); do
         case $((i % 100)) in
-            0)
-                if [ "$exact" = exact ]; then uri="\"/static/$i/index.html\""; else uri="{\"startsWith\":\"/static/$i/\"}"; fi
-                printf '{"request":{"uri":%s},"response":{"text":"static %d"}},\n' "$uri" "$i" ;;
-            50 | 51 | 52)
-                case $((i % 100)) in
-                    50) template="/api/v1/items/{id}/r$i"; literal="/api/v1/items/7/r$i" ;;
-                    51) template="/api/v1/users/{user}/items/$i"; literal="/api/v1/users/u7/items/$i" ;;
-                    *) template="/api/v2/r$i/{id}"; literal="/api/v2/r$i/7" ;;
-                esac
-                if [ "$exact" = exact ]; then uri="\"$literal\""; else uri="{\"path\":\"$template\"}"; fi
-                printf '{"request":{"method":"get","uri":%s},"response":{"text":"template %d"}},\n' "$uri" "$i" ;;
+            0) printf '{"request":{"uri":{"startsWith":"/static/%d/"}},"response":{"text":"static %d"}},\n' "$i" "$i" ;;
+            50) printf '{"request":{"method":"get","uri":{"path":"/api/v1/items/{id}/r%d"}},"response":{"text":"template %d"}},\n' "$i" "$i" ;;
+            51) printf '{"request":{"method":"get","uri":{"path":"/api/v1/users/{user}/items/%d"}},"response":{"text":"template %d"}},\n' "$i" "$i" ;;
+            52) printf '{"request":{"method":"get","uri":{"path":"/api/v2/r%d/{id}"}},"response":{"text":"template %d"}},\n' "$i" "$i" ;;
             1) printf '{"request":{"method":"post","uri":"/api/v1/items/%d","forms":{"name":"n%d"}},"response":{"status":201,"text":"created %d"}},\n' "$i" "$i" "$i" ;;
             2) printf '{"request":{"method":"get","uri":"/api/v1/items/%d","queries":{"page":"%d"}},"response":{"json":{"page":%d}}},\n' "$i" "$i" "$i" ;;
             3) printf '{"request":{"method":"delete","uri":"/api/v1/items/%d","headers":{"Authorization":"Bearer %d"}},"response":{"status":204}},\n' "$i" "$i" ;;
@@ -90,8 +106,12 @@ write_tenk() {  # $1: mixed | exact
     done
     printf '%s\n]\n' "$HIT"
 }
-write_tenk mixed > "$WORK/tenk.json"
-write_tenk exact > "$WORK/tenk-exact.json"
+write_tenk > "$WORK/tenk.json"
+
+declare -A CONFIG_FILE URL_PATH LABEL
+CONFIG_FILE=([text]="$WORK/text.json" [file]="$WORK/file.json" [template]="$WORK/template.json" [tenk]="$WORK/tenk.json" [designernews]="$REPO/Stubs/settings.json")
+URL_PATH=([text]=/bench [file]=/bench [template]='/template?page=7' [tenk]=/bench [designernews]='/api/v1/stories?client_id=bench')
+LABEL=([text]="text" [file]="file" [template]="template" [tenk]="10k stubs" [designernews]="DN stories")
 
 cat > "$WORK/nginx/nginx.conf" <<CONF
 worker_processes 1;
@@ -110,45 +130,42 @@ http {
     server {
         listen 127.0.0.1:$NGINX_PORT;
         root $WORK/www;
-        location = /bench { default_type application/json; }
+        default_type application/json;
     }
 }
 CONF
 
 # --- helpers -----------------------------------------------------------------------------
-now_ns() { date +%s%N; }
 
-# One GET over bash's /dev/tcp; prints the status code (nothing if the port is closed).
-http_status() {
-    local port=$1 path=$2 line
-    { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || return 1
-    printf 'GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$path" >&3
-    IFS=' ' read -r _ line _ <&3 || true
-    exec 3>&- 3<&-
-    printf '%s' "$line"
-}
-
+# Polls GET `path` over bash's /dev/tcp until it answers 200: no subshell or process per try,
+# so the poll itself adds little to the startup it measures.
 wait_for_200() {
-    local port=$1 path=$2 tries=0
-    until [ "$(http_status "$port" "$path" 2>/dev/null)" = "200" ]; do
+    local port=$1 path=$2 tries=0 status
+    while true; do
+        status=""
+        if { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null; then
+            printf 'GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$path" >&3
+            IFS=' ' read -r _ status _ <&3 || true
+            exec 3>&- 3<&-
+        fi
+        [ "$status" = 200 ] && return 0
         tries=$((tries + 1))
         if [ $tries -gt 20000 ]; then
-            say "server on $port never answered 200"
-            cat "$WORK/nginx/logs/error.log" "$WORK/stub.log" >&2 2>/dev/null || true
+            say "server on $port never answered 200 for $path"
+            cat "$WORK/nginx/logs/error.log" "$WORK"/stub-*.log >&2 2>/dev/null || true
             return 1
         fi
     done
 }
-
 
 stop_pid() {
     kill "$1" 2>/dev/null || true
     wait "$1" 2>/dev/null || true
 }
 
-# wrk → "req/s p50_ms p99_ms"
+# wrk → "req/s p50_ms p99_ms non2xx"
 load() {
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "http://127.0.0.1:$1/bench" | awk '
+    "${CLIENT_CPU[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "http://127.0.0.1:$1$2" | awk '
         function ms(v) {
             if (v ~ /us$/) { sub(/us$/, "", v); return v / 1000 }
             if (v ~ /ms$/) { sub(/ms$/, "", v); return v + 0 }
@@ -162,45 +179,47 @@ load() {
         END { printf "%.0f %.3f %.3f %s\n", rps, p50, p99, (bad == "" ? 0 : bad) }'
 }
 
-median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 peak_rss_mib() { awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null || echo "?"; }
 
 # --- run ---------------------------------------------------------------------------------
-"$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/logs/error.log" &
+"${SERVER_CPU[@]}" "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/logs/error.log" &
 NGINX_PID=$!
 PIDS+=("$NGINX_PID")
 wait_for_200 "$NGINX_PORT" /bench
 
 RESULTS="$WORK/results"
 : > "$RESULTS"
-declare -A RSS PORT PID
-# All three configurations serve at once (an idle server costs nothing), so each round runs
-# stub(1), nginx, stub(10k mixed), nginx, stub(10k exact), nginx back to back and every ratio
-# compares runs seconds apart, not phases minutes apart on a shared machine.
+declare -A RSS PORT PID LOOPS
+# Every configuration serves at once (an idle server costs nothing), so each round runs
+# stub(text), nginx, stub(file), nginx, … back to back and every ratio compares runs seconds
+# apart, not phases minutes apart on a shared machine.
 next_port=$STUB_PORT
-for config in one tenk tenk-exact; do
+for config in "${CONFIGS[@]}"; do
     [ "$next_port" = "$NGINX_PORT" ] && next_port=$((next_port + 1))
     PORT[$config]=$next_port
     next_port=$((next_port + 1))
-    "$STUBSERVER" start -q -p "${PORT[$config]}" -c "$WORK/$config.json" >"$WORK/stub-$config.log" 2>&1 &
+    "${SERVER_CPU[@]}" "$STUBSERVER" start -q -p "${PORT[$config]}" -c "${CONFIG_FILE[$config]}" >"$WORK/stub-$config.log" 2>&1 &
     PID[$config]=$!
     PIDS+=("${PID[$config]}")
-    wait_for_200 "${PORT[$config]}" /bench
-    stub_body="$(curl -s "http://127.0.0.1:${PORT[$config]}/bench")"
-    nginx_body="$(curl -s "http://127.0.0.1:$NGINX_PORT/bench")"
-    [ "$stub_body" = "$nginx_body" ] || { say "bodies differ: stub '$stub_body' nginx '$nginx_body'"; exit 1; }
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d1s "http://127.0.0.1:${PORT[$config]}/bench" >/dev/null # warm-up
+    wait_for_200 "${PORT[$config]}" "${URL_PATH[$config]}"
+    for ((tries = 0; tries < 500; tries++)); do grep -q '^Event loops:' "$WORK/stub-$config.log" && break; sleep 0.01; done
+    LOOPS[$config]="$(awk '/^Event loops:/ { print $3 }' "$WORK/stub-$config.log")"
+    stub_body="$(curl -s "http://127.0.0.1:${PORT[$config]}${URL_PATH[$config]}")"
+    nginx_body="$(curl -s "http://127.0.0.1:$NGINX_PORT${URL_PATH[$config]}")"
+    [ "$stub_body" = "$nginx_body" ] || { say "$config: bodies differ: stub '${stub_body:0:200}' nginx '${nginx_body:0:200}'"; exit 1; }
+    "${CLIENT_CPU[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d1s "http://127.0.0.1:${PORT[$config]}${URL_PATH[$config]}" >/dev/null # warm-up
 done
-wrk -t"$THREADS" -c"$CONNECTIONS" -d1s "http://127.0.0.1:$NGINX_PORT/bench" >/dev/null
+"${CLIENT_CPU[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d1s "http://127.0.0.1:$NGINX_PORT/bench" >/dev/null
 for ((round = 1; round <= ROUNDS; round++)); do
-    for config in one tenk tenk-exact; do
-        say "  round $round/$ROUNDS: stubserver ($config), then nginx"
-        echo "$config stub $(load "${PORT[$config]}")" >> "$RESULTS"
-        echo "$config nginx $(load "$NGINX_PORT")" >> "$RESULTS"
+    for config in "${CONFIGS[@]}"; do
+        say "  round $round/$ROUNDS: stubserver (${LABEL[$config]}), then nginx"
+        echo "$config stub $(load "${PORT[$config]}" "${URL_PATH[$config]}")" >> "$RESULTS"
+        echo "$config nginx $(load "$NGINX_PORT" "${URL_PATH[$config]}")" >> "$RESULTS"
     done
 done
-for config in one tenk tenk-exact; do
+for config in "${CONFIGS[@]}"; do
     RSS[$config]="$(peak_rss_mib "${PID[$config]}")"
     stop_pid "${PID[$config]}"
 done
@@ -208,84 +227,73 @@ NGINX_RSS=""
 for worker in $(pgrep -P "$NGINX_PID" || true); do NGINX_RSS="$(peak_rss_mib "$worker")"; done
 
 # Startup: spawn to first 200, several samples, median.
-STARTUP="$WORK/startup"
-: > "$STARTUP"
-for ((i = 0; i < STARTS; i++)); do
-    t0=$(now_ns)
-    "$STUBSERVER" start -q -p "$STUB_PORT" -c "$WORK/one.json" >/dev/null 2>&1 &
-    pid=$!
-    wait_for_200 "$STUB_PORT" /bench
-    t1=$(now_ns)
-    stop_pid "$pid"
-    echo "$(( (t1 - t0) / 1000 ))" | awk '{ printf "%.2f\n", $1 / 1000 }' >> "$STARTUP"
-done
-STARTUP_TENK="$WORK/startup-tenk"
-: > "$STARTUP_TENK"
-for ((i = 0; i < 3; i++)); do
-    t0=$(now_ns)
-    "$STUBSERVER" start -q -p "$STUB_PORT" -c "$WORK/tenk.json" >/dev/null 2>&1 &
-    pid=$!
-    wait_for_200 "$STUB_PORT" /bench
-    t1=$(now_ns)
-    stop_pid "$pid"
-    echo "$(( (t1 - t0) / 1000 ))" | awk '{ printf "%.2f\n", $1 / 1000 }' >> "$STARTUP_TENK"
-done
+startup_samples() {  # $1 config file, $2 path, $3 samples
+    local t0 t1 pid
+    for ((i = 0; i < $3; i++)); do
+        t0=${EPOCHREALTIME/./}
+        "${SERVER_CPU[@]}" "$STUBSERVER" start -q -p "$STUB_PORT" -c "$1" >/dev/null 2>&1 &
+        pid=$!
+        wait_for_200 "$STUB_PORT" "$2"
+        t1=${EPOCHREALTIME/./}
+        stop_pid "$pid"
+        awk -v d="$((t1 - t0))" 'BEGIN { printf "%.2f\n", d / 1000 }'
+    done
+}
+startup=$(startup_samples "$WORK/text.json" /bench "$STARTS" | median)
+startup_tenk=$(startup_samples "$WORK/tenk.json" /bench 3 | median)
 
 # Loading alone: `stubserver validate` reads, checks and compiles the file, then exits.
-VALIDATE="$WORK/validate"
-: > "$VALIDATE"
-for ((i = 0; i < STARTS; i++)); do
-    t0=$(now_ns)
-    "$STUBSERVER" validate -c "$WORK/tenk.json" >/dev/null
-    t1=$(now_ns)
-    echo "$(( (t1 - t0) / 1000 ))" | awk '{ printf "%.2f\n", $1 / 1000 }' >> "$VALIDATE"
-done
-validate_tenk=$(median < "$VALIDATE")
+validate_tenk=$(for ((i = 0; i < STARTS; i++)); do
+    t0=${EPOCHREALTIME/./}
+    "${SERVER_CPU[@]}" "$STUBSERVER" validate -c "$WORK/tenk.json" >/dev/null
+    t1=${EPOCHREALTIME/./}
+    awk -v d="$((t1 - t0))" 'BEGIN { printf "%.2f\n", d / 1000 }'
+done | median)
 
 # --- report ------------------------------------------------------------------------------
 field() { awk -v c="$1" -v s="$2" -v f="$3" '$1 == c && $2 == s { print $f }' "$RESULTS" | median; }
 bad() { awk -v c="$1" -v s="$2" '$1 == c && $2 == s { n += $6 } END { print n + 0 }' "$RESULTS"; }
+# The ratio to nginx per round, then the median of those ratios.
+ratio() { awk -v c="$1" '$1 == c && $2 == "stub" { s[++n] = $3 } $1 == c && $2 == "nginx" { g[++m] = $3 } END { for (i = 1; i <= n; i++) printf "%.3f\n", s[i] / g[i] }' "$RESULTS" | median; }
 
 echo
-echo "stubserver vs nginx (1 worker): wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s, keep-alive, 127.0.0.1, median of $ROUNDS alternating runs"
-printf '%-12s %-11s %12s %10s %10s %8s %10s %10s\n' config server "req/s" "p50 ms" "p99 ms" errors "vs nginx" "vs 1 stub"
-one_stub_rps=$(field one stub 3)
-for config in one tenk tenk-exact; do
-    case $config in
-        one) label="1 stub" ;;
-        tenk) label="10k mixed" ;;
-        *) label="10k exact" ;;
-    esac
-    nginx_rps=$(field "$config" nginx 3)
-    for server in stub nginx; do
-        rps=$(field "$config" "$server" 3)
-        ratio=$(awk -v a="$rps" -v b="$nginx_rps" 'BEGIN { printf "%.2fx", a / b }')
-        vs_one="-"
-        [ "$server" = stub ] && vs_one=$(awk -v a="$rps" -v b="$one_stub_rps" 'BEGIN { printf "%.2fx", a / b }')
-        printf '%-12s %-11s %12s %10s %10s %8s %10s %10s\n' "$label" "$([ $server = stub ] && echo stubserver || echo nginx)" \
-            "$rps" "$(field "$config" "$server" 4)" "$(field "$config" "$server" 5)" "$(bad "$config" "$server")" "$ratio" "$vs_one"
-    done
+echo "stubserver vs nginx (1 worker), $PINNING; wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s, keep-alive, 127.0.0.1; median of $ROUNDS alternating rounds"
+printf '%-11s %-11s %6s %10s %8s %8s %7s %9s\n' config server loops "req/s" "p50 ms" "p99 ms" errors "vs nginx"
+for config in "${CONFIGS[@]}"; do
+    printf '%-11s %-11s %6s %10s %8s %8s %7s %9s\n' "${LABEL[$config]}" stubserver "${LOOPS[$config]:-?}" \
+        "$(field "$config" stub 3)" "$(field "$config" stub 4)" "$(field "$config" stub 5)" "$(bad "$config" stub)" "$(ratio "$config")x"
+    printf '%-11s %-11s %6s %10s %8s %8s %7s %9s\n' "" nginx 1 \
+        "$(field "$config" nginx 3)" "$(field "$config" nginx 4)" "$(field "$config" nginx 5)" "$(bad "$config" nginx)" "1.00x"
 done
-one_rps=$(field one stub 3)
-tenk_rps=$(field tenk stub 3)
-one_ratio=$(awk -v a="$one_rps" -v b="$(field one nginx 3)" 'BEGIN { printf "%.2f", a / b }')
-tenk_vs_one=$(awk -v a="$tenk_rps" -v b="$one_rps" 'BEGIN { printf "%.2f", a / b }')
-startup=$(median < "$STARTUP")
-startup_tenk=$(median < "$STARTUP_TENK")
 echo
-tenk_ratio=$(awk -v a="$tenk_rps" -v b="$(field tenk nginx 3)" 'BEGIN { printf "%.2f", a / b }')
-normalized=$(awk -v a="$tenk_ratio" -v b="$one_ratio" 'BEGIN { printf "%.2f", a / b }')
-exact_rps=$(field tenk-exact stub 3)
-exact_vs_one=$(awk -v a="$exact_rps" -v b="$one_rps" 'BEGIN { printf "%.2f", a / b }')
-exact_normalized=$(awk -v a="$exact_rps" -v b="$(field tenk-exact nginx 3)" -v c="$one_ratio" 'BEGIN { printf "%.2f", a / b / c }')
-echo "10k mixed = 9,599 exact paths + 300 path templates + 100 startsWith paths + the hit last; 10k exact = the same with exact paths only"
-echo "10k mixed / 1 stub throughput: $tenk_vs_one (relative to nginx in its own runs: $normalized)"
-echo "10k exact / 1 stub throughput: $exact_vs_one (relative to nginx in its own runs: $exact_normalized)"
-echo "startup, spawn to first 200 (median of $STARTS): ${startup} ms with 1 stub; ${startup_tenk} ms with 10,000 stubs (median of 3)"
-echo "load 10,000 stubs (stubserver validate -c 10k mixed, spawn to exit, median of $STARTS): ${validate_tenk} ms"
-echo "peak RSS: stubserver ${RSS[one]} MiB (1 stub), ${RSS[tenk]} MiB (10k mixed), ${RSS[tenk-exact]} MiB (10k exact); nginx worker: ${NGINX_RSS:-?} MiB"
+echo "bodies: text/file/10k $(printf '%s' "$BODY" | wc -c) bytes, template $(wc -c < "$WORK/www/template") bytes, DN stories $(wc -c < "$WORK/www/api/v1/stories") bytes (Stubs/settings.json, GET /api/v1/stories?client_id=…)"
+[[ " ${CONFIGS[*]} " == *" tenk "* ]] && echo "10k stubs = 9,599 exact paths (methods, queries, headers, forms) + 300 path templates + 100 startsWith + the hit last"
+echo "startup, spawn to first 200 ($LINKING; median of $STARTS): ${startup} ms with 1 stub; ${startup_tenk} ms with 10,000 stubs (median of 3)"
+echo "load 10,000 stubs (stubserver validate, spawn to exit, median of $STARTS): ${validate_tenk} ms"
+rss_line="peak RSS:"
+for config in "${CONFIGS[@]}"; do rss_line+=" ${LABEL[$config]} ${RSS[$config]} MiB,"; done
+echo "$rss_line nginx worker ${NGINX_RSS:-?} MiB"
 echo
 verdict() { if awk "BEGIN { exit !($1) }"; then echo "met"; else echo "MISSED"; fi; }
-echo "targets: keep-alive throughput >= 0.5x nginx: $(verdict "$one_ratio >= 0.5") ($one_ratio)"
-echo "         10,000 stubs within 20% of 1 stub:  $(verdict "$tenk_vs_one >= 0.8") ($tenk_vs_one mixed; $exact_vs_one exact paths only)"
-echo "         startup < 100 ms:                    $(verdict "$startup < 100") ($startup ms)"
+has() { [[ " ${CONFIGS[*]} " == *" $1 "* ]]; }
+if [ "$PINNING" != unpinned ]; then
+    echo "targets (issue 9, pinned):"
+    if has text; then
+        r=$(ratio text); p=$(field text stub 5)
+        echo "  text  >= 0.9x nginx, p99 < 2 ms:   $(verdict "$r >= 0.9 && $p < 2") (${r}x, p99 $p ms)"
+    fi
+    if has file; then
+        r=$(ratio file); p=$(field file stub 5)
+        echo "  file  >= 0.8x nginx, p99 < 2 ms:   $(verdict "$r >= 0.8 && $p < 2") (${r}x, p99 $p ms)"
+    fi
+    if has designernews; then
+        r=$(ratio designernews)
+        echo "  DN stories page >= 0.7x nginx:     $(verdict "$r >= 0.7") (${r}x)"
+    fi
+else
+    has text && echo "unpinned: stubserver (${LOOPS[text]} loops) vs nginx (1 worker), text: $(ratio text)x, file: $(has file && ratio file || echo -)x"
+fi
+if has text && has tenk; then
+    echo "  10,000 stubs within 20% of 1 stub: $(verdict "$(field tenk stub 3) >= 0.8 * $(field text stub 3)") ($(awk -v a="$(field tenk stub 3)" -v b="$(field text stub 3)" 'BEGIN { printf "%.2f", a / b }'))"
+fi
+echo "  startup < 20 ms:                   $(verdict "$startup < 20") ($startup ms)"

@@ -28,7 +28,8 @@ public final class StubServer: @unchecked Sendable {
         /// Where relative paths in configurations resolve (moco resolves against the working
         /// directory); nil means the process's current directory.
         public var workingDirectory: String?
-        /// Event-loop threads; 0 means one per core.
+        /// Event-loop threads; 0 means one per CPU the process may use (its affinity mask and
+        /// cgroup CPU quota on Linux; see `UsableProcessors`).
         public var eventLoopCount = 0
         /// Called once per exchange (and per refused request), on an event-loop thread: keep it
         /// quick. The CLI prints its log line from here.
@@ -202,6 +203,10 @@ public final class StubServer: @unchecked Sendable {
     }
 
     public var isRunning: Bool { engine.isRunning }
+
+    /// How many event loops serve (0 when stopped): `Options.eventLoopCount`, or one per
+    /// usable CPU.
+    public var eventLoopCount: Int { engine.eventLoopCount }
 
     /// The bound port (after `start()`).
     public var port: Int { engine.port }

@@ -104,4 +104,13 @@ struct CommandLineArguments {
         }
         return port
     }
+
+    /// A whole number in `range`, or a usage error naming the option.
+    func number(_ key: String, option: String, in range: ClosedRange<Int>, command: String) throws -> Int? {
+        guard let text = values[key] else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            throw UsageError(message: "invalid value '\(text)' for '\(option)': expected a number from \(range.lowerBound) to \(range.upperBound)", command: command)
+        }
+        return number
+    }
 }

@@ -21,7 +21,7 @@ enum Help {
     static let start = """
     OVERVIEW: Serve stubs from a JSON configuration, reloading it when a file changes.
 
-    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [--admin-token <token> | --no-admin] [--max-memory <size>] [--content-length <bytes>] [-q]
+    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [--admin-token <token> | --no-admin] [--threads <n>] [--max-memory <size>] [--content-length <bytes>] [-q]
 
     OPTIONS:
       -p, --port <port>       Port to listen on (default: 12306; 0 picks a free port).
@@ -39,6 +39,9 @@ enum Help {
       --admin-token <token>   Turn the admin API (/__admin/) on wherever bound; every admin
                               call then needs 'Authorization: Bearer <token>'.
       --no-admin              Turn the admin API off (then /__admin/ is routed like any path).
+      --threads <n>           Event loops (threads) serving requests, 1 to 1024 (default: one
+                              per CPU the process may use: its affinity mask, e.g. taskset,
+                              and its cgroup CPU quota, e.g. docker --cpus).
       -q, --quiet             Do not print a line per request.
       --content-length <bytes>
                               Largest request body; larger ones get 413 (default: 10485760).
@@ -46,7 +49,7 @@ enum Help {
 
     Configuration warnings (a response file that does not exist yet, …) are printed at start.
     The admin API is on by default only while bound to loopback.
-    Prints 'Server is started at <port>' once listening, then one line per request:
+    Prints 'Server is started at <port>' and 'Event loops: <n> (…)' once listening, then one line per request:
     method, path, status, the stub that answered (file#index) or 'no match', milliseconds.
     SIGINT or SIGTERM stops gracefully.
     """

@@ -17,6 +17,7 @@ enum StartCommand {
         .init(names: ["-s", "--shutdown-port"], key: "shutdown", takesValue: true),
         .init(names: ["--host"], key: "host", takesValue: true),
         .init(names: ["-q", "--quiet"], key: "quiet", takesValue: false),
+        .init(names: ["--threads"], key: "threads", takesValue: true),
         .init(names: ["--content-length"], key: "content-length", takesValue: true),
         .init(names: ["--max-memory"], key: "max-memory", takesValue: true),
         .init(names: ["--admin-token"], key: "admin-token", takesValue: true),
@@ -34,6 +35,7 @@ enum StartCommand {
         let shutdownPort = try parsed.port("shutdown", option: "-s", command: name) ?? 0
         let host = parsed["host"] ?? "127.0.0.1"
         let quiet = parsed.has("quiet")
+        let threads = try parsed.number("threads", option: "--threads", in: 1...1024, command: name)
         var limits = HTTPServerLimits()
         if let text = parsed["content-length"] {
             // moco accepts the option and ignores it; here it is the request body limit (413 above).
@@ -65,8 +67,10 @@ enum StartCommand {
         }
         let stopRequest = StopRequest()
         serverOptions.onShutdownRequest = { stopRequest.run() }
+        serverOptions.eventLoopCount = threads ?? 0
+        let log = RequestLog()
         if !quiet {
-            serverOptions.logger = { entry in Console.out(entry.description) }
+            serverOptions.logger = { entry in log.append(entry.description) }
         }
         let server = try source.makeServer(options: serverOptions)
         for warning in server.warnings { Console.err("stubserver: warning: \(warning)") }
@@ -82,10 +86,13 @@ enum StartCommand {
             throw RuntimeFailure("\(error)")
         }
         Console.out("Server is started at \(server.port)")
+        let loops = server.eventLoopCount
+        Console.out("Event loops: \(loops) (\(threads == nil ? "one per usable CPU" : "--threads"))")
 
         let finished = DispatchSemaphore(value: 0)
         let stopOnce = StopOnce {
             server.stop()
+            log.flush()
             Console.out("Server stopped.")
             finished.signal()
         }
@@ -100,6 +107,7 @@ enum StartCommand {
         Console.out("Shutdown port is \(shutdown.port)")
 
         server.watchConfiguration { event in
+            log.flush()
             switch event {
             case .reloaded(let files):
                 Console.out("\(files.map(displayName).joined(separator: ", ")) changed; configuration reloaded")

@@ -50,6 +50,69 @@ final class CLIServerTests: XCTestCase {
         XCTAssertThrowsError(try get(port, "/hello"), "the port is closed after a graceful stop")
     }
 
+    func testThreadsChoosesTheNumberOfEventLoops() throws {
+        let (process, port) = try start(["--threads", "3"])
+        XCTAssertEqual(process.waitForLine { $0.hasPrefix("Event loops: ") }, "Event loops: 3 (--threads)")
+        XCTAssertEqual(try get(port, "/hello").text, "v1")
+        process.send(signal: SIGTERM)
+        XCTAssertEqual(process.waitForExit(), 0)
+    }
+
+    /// Pinned to one CPU, the server starts one loop, not one per machine core.
+    func testOneEventLoopPerUsableCPU() throws {
+        let taskset = URL(fileURLWithPath: "/usr/bin/taskset")
+        guard FileManager.default.isExecutableFile(atPath: taskset.path) else { throw XCTSkip("no taskset on this machine") }
+        let process = try StubServerProcess(
+            ["-c", "0", StubServerProcess.binary.path, "start", "-p", "0", "-c", "conf.json"],
+            workingDirectory: directory.url, executable: taskset
+        )
+        let port = try process.waitForPort()
+        XCTAssertEqual(process.waitForLine { $0.hasPrefix("Event loops: ") }, "Event loops: 1 (one per usable CPU)")
+        XCTAssertEqual(try get(port, "/hello").text, "v1")
+        process.send(signal: SIGTERM)
+        XCTAssertEqual(process.waitForExit(), 0)
+    }
+
+    /// Request lines are written off the event loop: a stdout nobody reads (a full pipe) must
+    /// not stall serving. Thousands of log lines overflow the 64 KiB pipe buffer.
+    func testAStdoutNobodyReadsDoesNotStallServing() throws {
+        let process = Process()
+        process.executableURL = StubServerProcess.binary
+        process.arguments = ["start", "-p", "0", "-c", "conf.json"]
+        process.currentDirectoryURL = directory.url
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // Read only until the port is printed, then never again.
+        var text = ""
+        while !text.contains("Shutdown port is ") {
+            let data = out.fileHandleForReading.availableData
+            if data.isEmpty { return XCTFail("the server exited: \(text)") }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        let line = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("Server is started at ") })
+        let port = try XCTUnwrap(Int(line.dropFirst("Server is started at ".count)))
+
+        let client = try RawHTTPClient(port: port, timeout: 10)
+        for index in 0..<4000 {
+            try client.send("GET /hello?n=\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try client.readResponse()
+            guard response.text == "v1" else { return XCTFail("request \(index): \(response.status) \(response.text)") }
+        }
+        // Drain the pipe so the server can flush its log and stop.
+        let drained = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            while !out.fileHandleForReading.availableData.isEmpty {}
+            drained.signal()
+        }
+        process.terminate()
+        process.waitUntilExit()
+        XCTAssertEqual(drained.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(process.terminationStatus, 0)
+    }
+
     func testSIGINTStopsGracefully() throws {
         let (process, port) = try start()
         XCTAssertEqual(try get(port, "/hello").text, "v1")

@@ -20,6 +20,8 @@ final class CLIUsageTests: XCTestCase {
         try assertUsageError(["start", "-c", "a.json", "-p", "http"], says: "invalid port 'http' for '-p': expected a number from 0 to 65535", hint: "stubserver start --help")
         try assertUsageError(["start", "-c", "a.json", "-p", "70000"], says: "invalid port '70000' for '-p': expected a number from 0 to 65535", hint: "stubserver start --help")
         try assertUsageError(["start", "-c", "a.json", "--verbose"], says: "unknown option '--verbose'", hint: "stubserver start --help")
+        try assertUsageError(["start", "-c", "a.json", "--threads", "0"], says: "invalid value '0' for '--threads': expected a number from 1 to 1024", hint: "stubserver start --help")
+        try assertUsageError(["start", "-c", "a.json", "--threads", "all"], says: "invalid value 'all' for '--threads': expected a number from 1 to 1024", hint: "stubserver start --help")
         try assertUsageError(["start", "-c"], says: "missing value for '-c'", hint: "stubserver start --help")
         try assertUsageError(["start", "-c", "a.json", "extra"], says: "unexpected argument 'extra'", hint: "stubserver start --help")
         try assertUsageError(["start", "-c", "a.json", "--max-memory", "lots"], says: "invalid size 'lots' for '--max-memory': expected bytes or a number with K, M or G, e.g. 256M", hint: "stubserver start --help")
@@ -36,7 +38,7 @@ final class CLIUsageTests: XCTestCase {
             XCTAssertTrue(result.stdout.contains { $0.hasPrefix("USAGE: stubserver") }, "\(arguments): \(result.stdout)")
         }
         let start = try StubServerProcess.run(["start", "--help"]).stdout.joined(separator: "\n")
-        for option in ["-p, --port", "-c, --config", "-g, --settings", "-e, --env", "-s, --shutdown-port", "--host", "--max-memory", "-q, --quiet"] {
+        for option in ["-p, --port", "-c, --config", "-g, --settings", "-e, --env", "-s, --shutdown-port", "--host", "--threads", "--max-memory", "-q, --quiet"] {
             XCTAssertTrue(start.contains(option), "start --help lacks \(option)")
         }
     }

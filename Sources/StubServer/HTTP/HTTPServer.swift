@@ -45,7 +45,7 @@ public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// The HTTP/1.1 engine: a listening socket and one event loop per core, each serving its own
+/// The HTTP/1.1 engine: a listening socket and one event loop per usable CPU, each serving its own
 /// connections with non-blocking sockets. Most users want `StubServer`; this is the layer
 /// beneath it, usable with any `HTTPResponder`.
 ///
@@ -66,7 +66,7 @@ public final class HTTPServer: @unchecked Sendable {
         /// 0 picks a free port; read the bound one from `HTTPServer.port`.
         public var port = 0
         public var limits = HTTPServerLimits()
-        /// Event-loop threads; 0 means one per active processor core.
+        /// Event-loop threads; 0 means one per CPU the process may use (`UsableProcessors`).
         public var eventLoopCount = 0
         /// Pending-connection queue length passed to `listen`.
         public var backlog: Int32 = 1024
@@ -112,6 +112,12 @@ public final class HTTPServer: @unchecked Sendable {
         return !workers.isEmpty
     }
 
+    /// The event loops serving while running (0 before `start()`).
+    public var eventLoopCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return workers.count
+    }
+
     /// Binds, listens and starts the event loops. Returns once connections are accepted.
     public func start() throws {
         lock.lock()
@@ -154,9 +160,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         let port = local.hostAndPort.port
 
-        let count = configuration.eventLoopCount > 0
-            ? configuration.eventLoopCount
-            : max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let count = configuration.eventLoopCount > 0 ? configuration.eventLoopCount : UsableProcessors.count
         let context = ServerContext(limits: configuration.limits, memory: memory, responder: responder, onRejection: onRejection)
         var created: [LoopWorker] = []
         do {

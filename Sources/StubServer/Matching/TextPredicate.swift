@@ -133,8 +133,32 @@ final class CompiledRegex: @unchecked Sendable {
         }
     }
 
+    /// Progress reports (ICU calls back about every 10,000 backtracking steps) a match may use
+    /// before it counts as "no match", so a catastrophic pattern such as `(a+)+$` on a long URI
+    /// cannot hold an event loop for seconds (or years). About a million steps plus twenty per
+    /// character of input: a few milliseconds, while sane patterns need a few steps per
+    /// character even on a large body.
+    static func stepBudget(forLength length: Int) -> Int { 100 + length / 512 }
+
     func matchesWhole(_ value: String) -> Bool {
+        matchesWhole(value, budget: Self.stepBudget(forLength: value.utf16.count)).matched
+    }
+
+    /// Whether the whole value matches, and whether the step budget ran out first (then
+    /// `matched` is false).
+    func matchesWhole(_ value: String, budget: Int) -> (matched: Bool, exhausted: Bool) {
         let range = NSRange(value.startIndex..<value.endIndex, in: value)
-        return regex.firstMatch(in: value, options: [], range: range) != nil
+        var matched = false
+        var reports = 0
+        regex.enumerateMatches(in: value, options: [.reportProgress], range: range) { result, flags, stop in
+            if result != nil {
+                matched = true
+                stop.pointee = true
+            } else if flags.contains(.progress) {
+                reports += 1
+                if reports > budget { stop.pointee = true }
+            }
+        }
+        return (matched, !matched && reports > budget)
     }
 }

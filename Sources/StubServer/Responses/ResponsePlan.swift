@@ -6,6 +6,9 @@ import Foundation
 final class ResponsePlan: Sendable {
     private let prepared: PreparedResponse?
     private let preparedDelay: Duration
+    /// The one step that reads a literal file when every other step is static.
+    private let preparedFile: (index: Int, plan: FilePlan)?
+    private let preparedFileSlot = FileCache.makeSlot()
     private let steps: [ResponseStep]
     /// The stub, named `file#index` in error bodies.
     let owner: StubReference
@@ -32,11 +35,40 @@ final class ResponsePlan: Sendable {
             if failure == nil {
                 prepared = PreparedResponse(draft.response)
                 preparedDelay = draft.delay
+                preparedFile = nil
                 return
             }
         }
         prepared = nil
         preparedDelay = .zero
+        // The common `"file": "name.json"` (plus static status and headers): serialise once per
+        // version of the file, so an unchanged file costs what a `text` costs plus an open.
+        let dynamic = steps.indices.filter { !steps[$0].isStatic }
+        if source == nil, event == nil, dynamic.count == 1, case .body(.file(let file)) = steps[dynamic[0]],
+           file.name.isStatic, !file.rendersContent {
+            preparedFile = (dynamic[0], file)
+        } else {
+            preparedFile = nil
+        }
+    }
+
+    /// The reply of a response whose only non-static step is a literal file, as prepared for
+    /// the file's current version; nil for a large file, which streams from its descriptor.
+    private func preparedFileReply(index: Int, plan: FilePlan) throws(ResponseFailure) -> HTTPReply? {
+        guard case .literal(let fileName) = plan.name else { throw ResponseFailure(message: "a file name template") }
+        guard let file = try plan.readUnlessStreamed(named: fileName) else { return nil }
+        let built = try FileCache.shared.derived(from: file, slot: preparedFileSlot, cost: 256) { bytes throws(ResponseFailure) in
+            var draft = ResponseDraft()
+            for (position, step) in steps.enumerated() {
+                if position == index {
+                    draft.setBody(bytes, contentType: ContentTypes.forFile(named: fileName, charset: plan.charset))
+                } else {
+                    try step.apply(to: &draft, input: nil)
+                }
+            }
+            return PreparedFileReply(response: PreparedResponse(draft.response), delay: draft.delay)
+        }
+        return HTTPReply(.prepared(built.response), delay: built.delay)
     }
 
     /// True when the reply is built at compile time.
@@ -44,6 +76,13 @@ final class ResponsePlan: Sendable {
 
     func reply(_ input: @autoclosure () -> TemplateContext) -> HTTPReply {
         if let prepared { return HTTPReply(.prepared(prepared), delay: preparedDelay) }
+        if let (index, plan) = preparedFile {
+            do throws(ResponseFailure) {
+                if let reply = try preparedFileReply(index: index, plan: plan) { return reply }
+            } catch {
+                return failure("could not build its response: \(error.message)")
+            }
+        }
         if source != nil || event != nil { return LiveReplies.reply(plan: self, context: input()) }
         return build(input(), seed: nil)
     }
@@ -80,6 +119,12 @@ final class ResponsePlan: Sendable {
         headers.add(name: "Content-Type", value: ContentTypes.text)
         return HTTPReply(.response(HTTPResponse(status: 400, headers: headers, body: Array(message.utf8))))
     }
+}
+
+/// A prepared response for one version of a file, kept in that file's cache entry.
+private struct PreparedFileReply: Sendable {
+    var response: PreparedResponse
+    var delay: Duration
 }
 
 /// Why a response could not be built for a request (a template error, a missing file…).
@@ -185,7 +230,8 @@ enum BodyPlan: Sendable {
     }
 }
 
-/// A response `file`: read per request (so edits show up), confined to its root.
+/// A response `file`: opened per request (so edits show up), confined to its root, its bytes
+/// and parsed template kept in `FileCache` while the file is unchanged.
 struct FilePlan: Sendable {
     var name: TextPlan
     var charset: String?
@@ -195,6 +241,63 @@ struct FilePlan: Sendable {
     /// Only literal names fall back to the working directory (moco's rule); names built from
     /// the request never do.
     var fallback: String?
+    /// Where this plan's parsed template lives in the cache entry of its file.
+    let templateSlot = FileCache.makeSlot()
+    /// A literal name checked and split once, under the root and the working directory (nil when
+    /// the name is built per request, or when the check failed: then it fails per request,
+    /// with its message).
+    private let literalTargets: (ConfinedFiles.Target, ConfinedFiles.Target?)?
+
+    init(name: TextPlan, charset: String?, rendersContent: Bool, vars: TemplateVariables, root: String, fallback: String?) {
+        self.name = name
+        self.charset = charset
+        self.rendersContent = rendersContent
+        self.vars = vars
+        self.root = root
+        self.fallback = fallback
+        if case .literal(let text) = name, let primary = try? ConfinedFiles.Target(text, root: root) {
+            let second = fallback.flatMap { $0 == root ? nil : try? ConfinedFiles.Target(text, root: $0) }
+            literalTargets = (primary, second)
+        } else {
+            literalTargets = nil
+        }
+    }
+
+    /// The file's current bytes, fresh and confined.
+    func read(named fileName: String) throws(ResponseFailure) -> FileCache.File {
+        let result: Result<FileCache.File, ConfinedFiles.Failure>
+        if let (primary, workingDirectory) = literalTargets, primary.name == fileName {
+            // moco's rule: a file in the working directory wins (see `ConfinedFiles.locate`).
+            if let workingDirectory, case .success(let file) = FileCache.shared.read(workingDirectory) {
+                result = .success(file)
+            } else {
+                result = FileCache.shared.read(primary)
+            }
+        } else {
+            result = FileCache.shared.read(fileName, root: root, fallback: name.isStatic ? fallback : nil)
+        }
+        switch result {
+        case .success(let file): return file
+        case .failure(let failure): throw ResponseFailure(message: failure.message)
+        }
+    }
+
+    /// The file's bytes, or nil without reading them when it is large enough to stream
+    /// (`StreamedFileBody.threshold`).
+    func readUnlessStreamed(named fileName: String) throws(ResponseFailure) -> FileCache.File? {
+        let limit = StreamedFileBody.threshold
+        if let (primary, workingDirectory) = literalTargets, primary.name == fileName {
+            if let workingDirectory, case .success(let file) = FileCache.shared.read(workingDirectory, below: limit) {
+                return file
+            }
+            switch FileCache.shared.read(primary, below: limit) {
+            case .success(let file): return file
+            case .failure(let failure): throw ResponseFailure(message: failure.message)
+            }
+        }
+        let file = try read(named: fileName)
+        return file.bytes.count >= limit ? nil : file
+    }
 
     /// The file opened for streaming when it is served as it is and large; nil to read it whole.
     func openStreamed(_ input: TemplateContext?) throws(ResponseFailure) -> (StreamedFileBody, contentType: String)? {
@@ -211,18 +314,14 @@ struct FilePlan: Sendable {
 
     func produce(_ input: TemplateContext?) throws(ResponseFailure) -> (bytes: [UInt8], contentType: String) {
         let fileName = try name.render(input)
-        let result = ConfinedFiles.read(fileName, root: root, fallback: name.isStatic ? fallback : nil)
-        let bytes: [UInt8]
-        switch result {
-        case .success(let read): bytes = read
-        case .failure(let failure): throw ResponseFailure(message: failure.message)
-        }
+        let file = try read(named: fileName)
         let contentType = ContentTypes.forFile(named: fileName, charset: charset)
-        guard rendersContent else { return (bytes, contentType) }
-        let text = TextDecoding.decode(bytes, charset: charset)
+        guard rendersContent else { return (file.bytes, contentType) }
         let template: Template
         do throws(TemplateSyntaxError) {
-            template = try Template(text, variables: vars)
+            template = try FileCache.shared.derived(from: file, slot: templateSlot, cost: file.bytes.count * 2) { bytes throws(TemplateSyntaxError) in
+                try Template(TextDecoding.decode(bytes, charset: charset), variables: vars)
+            }
         } catch {
             throw ResponseFailure(message: "the template in \(quoted(fileName)): \(error.description)")
         }
