@@ -51,7 +51,7 @@ enum NearMissRanking {
 
     static func weight(_ condition: RequestCondition) -> Double {
         switch condition.test {
-        case .uri, .uriWithin: 8
+        case .uri, .uriWithin, .mountedFile: 8
         case .method: 5
         case .text, .bodyBytes, .bodyJSON, .bodyXML, .structureJSON, .structureXML: 3
         case .header, .query, .cookie, .form, .jsonPath, .xpath: 2
