@@ -58,7 +58,7 @@ final class ReportObserver: NSObject, XCTestObservation, @unchecked Sendable {
     }
 
     func testBundleDidFinish(_ testBundle: Bundle) {
-        onMainActor { SuiteHooks.runAfterSuiteIfNeeded() }
+        if onMainActor({ SuiteHooks.runAfterSuiteIfNeeded() }) { SuiteExit.failOnExit() }
         guard let store, store.wroteFragments else { return }
         do {
             try store.merge()

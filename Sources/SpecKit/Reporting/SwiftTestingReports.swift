@@ -10,6 +10,7 @@ import Darwin
 /// each scenario's fragment is written as it finishes, and the report is merged when the
 /// process exits, into the same directory and run as the XCTest scenarios of that
 /// `swift test` (both processes share a parent), so the living document and JUnit hold both.
+/// `afterSuite` blocks run at that exit too, as XCTest runs them when its bundle finishes.
 enum SwiftTestingReports {
     private static let registered = Locked(false)
 
@@ -23,19 +24,31 @@ enum SwiftTestingReports {
         } catch {
             SpecSettings.warn("could not write the report fragment of \(report.testName): \(error)")
         }
+    }
+
+    /// Once per process, when the first scenario runs: at exit, run the `afterSuite` blocks and
+    /// merge the report. A failed `afterSuite` makes the exit status 1.
+    static func finishAtExit() {
         let first = registered.withLock { done -> Bool in
             defer { done = true }
             return !done
         }
-        if first { atexit { SwiftTestingReports.mergeAtExit() } }
+        if first { atexit { SwiftTestingReports.finishProcess() } }
     }
 
-    private static func mergeAtExit() {
-        guard let store = ReportObserver.shared.store, store.wroteFragments else { return }
-        do {
-            try store.merge()
-        } catch {
-            SpecSettings.warn("could not merge the living document in \(store.directory.path): \(error)")
+    private static func finishProcess() {
+        // Swift Testing's entry point returns to `main`, which calls `exit` on the main thread.
+        let afterSuiteFailed = onMainActor { SuiteHooks.runAfterSuiteIfNeeded() }
+        if let store = ReportObserver.shared.store, store.wroteFragments {
+            do {
+                try store.merge()
+            } catch {
+                SpecSettings.warn("could not merge the living document in \(store.directory.path): \(error)")
+            }
+        }
+        if afterSuiteFailed {
+            fflush(nil)
+            _exit(1)
         }
     }
 }

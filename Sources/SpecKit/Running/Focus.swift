@@ -10,9 +10,11 @@ enum Focus {
     private static var selected: [ObjectIdentifier: [ScenarioDefinition]] = [:]
     private static var announced = false
 
-    /// Remembers the scenarios a spec class contributes to this run.
-    static func note(_ scenarios: [ScenarioDefinition], of specClass: AnyClass) {
-        selected[ObjectIdentifier(specClass)] = scenarios
+    /// Remembers the scenarios a spec class (XCTest) or feature type (Swift Testing) contributes
+    /// to this run. Both test libraries list every test before running one, so focus is known
+    /// process-wide before the first scenario runs.
+    static func note(_ scenarios: [ScenarioDefinition], of specType: Any.Type) {
+        selected[ObjectIdentifier(specType)] = scenarios
         activeCache = nil
     }
 

@@ -12,20 +12,15 @@ enum ScenarioRunner {
         let recorder = ScenarioRecorder(scenario: scenario)
         spec.attach(recorder)
 
-        switch Focus.decide(scenario) {
+        switch preflight(scenario) {
         case .run: break
-        case .skipUnfocused:
+        case .unfocused:
             recorder.markUnfocused()
             throw XCTSkip(unfocusedReason, file: scenario.site.file, line: scenario.site.line)
-        case .refuseOnCI(let message):
+        case .fail(let message):
             FailureRecording.record(message, on: spec, file: scenario.site.path, line: Int(scenario.site.line), expected: true)
             return
-        }
-        if let problem = scenario.problem {
-            FailureRouter.record(problem, on: spec, file: scenario.site.path, line: Int(scenario.site.line), expected: true)
-            return
-        }
-        if let reason = scenario.pendingReason {
+        case .pending(let reason):
             recorder.markPending(reason)
             throw XCTSkip("pending: \(reason)", file: scenario.site.file, line: scenario.site.line)
         }
@@ -49,6 +44,33 @@ enum ScenarioRunner {
         if let reason = recorder.skipReason {
             throw XCTSkip(reason, file: scenario.site.file, line: scenario.site.line)
         }
+    }
+
+    /// What becomes of a scenario before any of its code runs; the same for both test libraries.
+    enum Preflight: Equatable {
+        case run
+        /// Other scenarios are focused in this process.
+        case unfocused
+        /// Refused focus on CI, or a declaration problem: a failure at the scenario's line.
+        case fail(String)
+        case pending(String)
+    }
+
+    /// Focus first (it may refuse a focused scenario on CI), then declaration problems (never
+    /// hidden), then `pending`.
+    static func preflight(_ scenario: ScenarioDefinition) -> Preflight {
+        switch Focus.decide(scenario) {
+        case .run: break
+        case .skipUnfocused: return .unfocused
+        case .refuseOnCI(let message): return .fail(message)
+        }
+        if let problem = scenario.problem { return .fail(problem) }
+        if let reason = scenario.pendingReason { return .pending(reason) }
+        return .run
+    }
+
+    static func timeoutMessage(_ timeout: TimeInterval) -> String {
+        "scenario did not finish within \(Format.seconds(timeout)) (BDD_SCENARIO_TIMEOUT)"
     }
 
     // MARK: Synchronous scenarios
@@ -144,8 +166,7 @@ enum ScenarioRunner {
             run.expired.withLock { $0 = true }
             task.cancel()
             FailureRecording.record(
-                "scenario did not finish within \(Format.seconds(timeout)) (BDD_SCENARIO_TIMEOUT)",
-                file: scenario.site.file, line: scenario.site.line, expected: false)
+                timeoutMessage(timeout), file: scenario.site.file, line: scenario.site.line, expected: false)
         }
     }
 
@@ -231,27 +252,64 @@ enum ScenarioRunner {
         await ScenarioGate.shared.acquire()
         defer { ScenarioGate.shared.release() }
         ReportObserver.installIfNeeded()
+        SwiftTestingReports.finishAtExit()
         let recorder = ScenarioRecorder(scenario: scenario)
         let started = DispatchTime.now().uptimeNanoseconds
         defer {
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds &- started) / 1_000_000_000
-            SwiftTestingReports.write(recorder, suite: suite, duration: seconds)
+            // As under XCTest, unfocused scenarios stay out of the living document.
+            if !recorder.isUnfocused {
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds &- started) / 1_000_000_000
+                SwiftTestingReports.write(recorder, suite: suite, duration: seconds)
+            }
         }
-        if let problem = scenario.problem {
-            recorder.noteProblem(problem, site: scenario.site)
-            FailureRouter.deliver(problem, file: scenario.site.file, line: scenario.site.line, expected: true, on: nil)
+        switch preflight(scenario) {
+        case .run: break
+        case .unfocused:
+            // Swift Testing cannot skip one case of a parameterized test: it passes without
+            // running, and the focus banner names the scenarios that did run.
+            recorder.markUnfocused()
             return
-        }
-        if let reason = scenario.pendingReason {
+        case .fail(let message):
+            recorder.noteProblem(message, site: scenario.site)
+            FailureRouter.deliver(message, file: scenario.site.file, line: scenario.site.line, expected: true, on: nil)
+            return
+        case .pending(let reason):
             // Swift Testing cannot skip one case of a parameterized test; the living
             // document and JUnit still show it as pending.
             recorder.markPending(reason)
             return
         }
+        if let failure = SuiteHooks.runBeforeSuiteIfNeeded() {
+            recorder.noteProblem(failure, site: scenario.site)
+            FailureRouter.deliver(failure, file: scenario.site.file, line: scenario.site.line, expected: true, on: nil)
+            return
+        }
         let run = RunningScenario(spec: nil, recorder: recorder)
         RunningScenario.begin(run, swiftTestingSuite: suite)
         defer { RunningScenario.end() }
-        await runLevelAsync(0, scenario.group.chain, scenario, run)
+        if scenario.needsAsync {
+            await runAsyncWithTimeout(scenario, run)
+        } else {
+            // The same synchronous path as XCTest, so a synchronous aroundEach wraps it.
+            runSynchronously(scenario, run)
+        }
+    }
+
+    /// The Swift Testing form of ``runWaiting(_:_:)``: the scenario runs in its own main-actor
+    /// task; past `BDD_SCENARIO_TIMEOUT` it is abandoned exactly as under XCTest (cancelled,
+    /// its later failures printed as late) and the test case fails.
+    private static func runAsyncWithTimeout(_ scenario: ScenarioDefinition, _ run: RunningScenario) async {
+        let task = Task { @MainActor in
+            await RunningScenario.$ofTask.withValue(run) {
+                await runLevelAsync(0, scenario.group.chain, scenario, run)
+            }
+        }
+        let timeout = SpecSettings.scenarioTimeout
+        if await TaskDeadline.finishes(task, within: timeout) { return }
+        run.expired.withLock { $0 = true }
+        task.cancel()
+        FailureRecording.record(
+            timeoutMessage(timeout), file: scenario.site.file, line: scenario.site.line, expected: false)
     }
 
     // MARK: Errors

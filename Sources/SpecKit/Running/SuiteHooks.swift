@@ -54,9 +54,10 @@ enum SuiteHooks {
     }
 
     /// Runs the `afterSuite` blocks once, if any scenario ran. Failures are printed in the compiler's
-    /// `file:line: error:` form and make the process exit with status 1.
-    static func runAfterSuiteIfNeeded() {
-        guard beforeOutcome != nil, !afterRan else { return }
+    /// `file:line: error:` form; returns true when there were any, and the caller makes the process
+    /// exit with status 1 (no test is left to fail).
+    static func runAfterSuiteIfNeeded() -> Bool {
+        guard beforeOutcome != nil, !afterRan else { return false }
         afterRan = true
         var failed = false
         for entry in afters {
@@ -70,7 +71,7 @@ enum SuiteHooks {
                 FileHandle.standardOutput.write(Data(line.utf8))
             }
         }
-        if failed { SuiteExit.failOnExit() }
+        return failed
     }
 }
 

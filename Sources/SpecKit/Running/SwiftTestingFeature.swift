@@ -42,7 +42,7 @@ extension SwiftTestingFeature {
     @MainActor
     public static func scenarios() -> [FeatureScenario] {
         let suite = String(reflecting: Self.self)
-        return SwiftTestingCatalog.scenarios(of: ObjectIdentifier(Self.self), suite: suite) { feature() }
+        return SwiftTestingCatalog.scenarios(of: Self.self, suite: suite) { feature() }
     }
 }
 
@@ -85,8 +85,9 @@ enum SwiftTestingCatalog {
     private static var collected: [ObjectIdentifier: [ScenarioDefinition]] = [:]
 
     static func scenarios(
-        of key: ObjectIdentifier, suite: String, declare: @MainActor () -> Void
+        of feature: Any.Type, suite: String, declare: @MainActor () -> Void
     ) -> [FeatureScenario] {
+        let key = ObjectIdentifier(feature)
         FailureRecording.installRouting()
         let all: [ScenarioDefinition]
         if let cached = collected[key] {
@@ -102,6 +103,8 @@ enum SwiftTestingCatalog {
             all = collector.scenarios
         }
         let picked = ScenarioSelection.select(all)
+        // As `FeatureSpec.selectedScenarios` does: focus (`fit`, `fScenario`…) counts what is selected.
+        Focus.note(picked, of: feature)
         return picked.map { FeatureScenario(definition: $0, suite: suite) }
     }
 }

@@ -6,6 +6,11 @@ import XCTest
 final class FixtureFocusFeature: FeatureSpec {
     override func testFeature() {
         guard Fixtures.focusEnabled else { return }
+        Self.declare()
+    }
+
+    /// Shared with its Swift Testing twin in `FixtureSwiftTestingParity.swift`.
+    static func declare() {
         Feature("Focus", tags: "fixture") {
             fit("a focused it") { Fixtures.trace("ran: focused it") }  // @mark:focused-it
             it("an unfocused it") { Fixtures.trace("ran: unfocused it") }
@@ -25,6 +30,11 @@ final class FixtureFocusFeature: FeatureSpec {
 final class FixtureFocusedFeatureFeature: FeatureSpec {
     override func testFeature() {
         guard Fixtures.focusEnabled else { return }
+        Self.declare()
+    }
+
+    /// Shared with its Swift Testing twin in `FixtureSwiftTestingParity.swift`.
+    static func declare() {
         fFeature("A focused feature", tags: "fixture") {
             Scenario("runs because its feature is focused") { Fixtures.trace("ran: focused feature") }
         }

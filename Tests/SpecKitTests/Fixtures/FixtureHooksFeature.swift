@@ -7,6 +7,11 @@ struct FixtureSetupError: Error {}
 final class FixtureHooksFeature: FeatureSpec {
     override func testFeature() {
         guard Fixtures.enabled else { return }
+        Self.declare()
+    }
+
+    /// Shared with its Swift Testing twin in `FixtureSwiftTestingParity.swift`.
+    static func declare() {
         Feature("Hooks", tags: "fixture") {
             Background {
                 Fixtures.trace("feature-background")

@@ -6,6 +6,11 @@ import Foundation
 final class FixtureLateTimeoutFeature: FeatureSpec {
     override func testFeature() {
         guard Fixtures.enabled else { return }
+        Self.declare()
+    }
+
+    /// Shared with its Swift Testing twin in `FixtureSwiftTestingParity.swift`.
+    static func declare() {
         Feature("Late timeout", tags: "fixture") {
             Rule("slow") {
                 afterEach { () async throws in

@@ -15,17 +15,28 @@ final class FixtureEdibleBehavior: Behavior<String> {
 final class FixtureStructureFeature: FeatureSpec {
     override func testFeature() {
         guard Fixtures.enabled else { return }
-        Feature("Structure", tags: "fixture") {
-            if let mode = Fixtures.suiteMode {
-                beforeSuite {
-                    Fixtures.trace("beforeSuite")
-                    if mode == "fail-before" { expect("setup").to(equal("ready")) }  // @mark:before-suite
-                }
-                afterSuite {
-                    Fixtures.trace("afterSuite")
-                    if mode == "fail-after" { expect("teardown").to(equal("clean")) }  // @mark:after-suite
-                }
+        Self.declare()
+    }
+
+    /// Traced suite hooks with `SPECKIT_SUITE_FIXTURES` (the same blocks wherever declared: a
+    /// block is registered once per call site).
+    static func suiteHooks() {
+        if let mode = Fixtures.suiteMode {
+            beforeSuite {
+                Fixtures.trace("beforeSuite")
+                if mode == "fail-before" { expect("setup").to(equal("ready")) }  // @mark:before-suite
             }
+            afterSuite {
+                Fixtures.trace("afterSuite")
+                if mode == "fail-after" { expect("teardown").to(equal("clean")) }  // @mark:after-suite
+            }
+        }
+    }
+
+    /// Shared with its Swift Testing twin in `FixtureSwiftTestingParity.swift`.
+    static func declare() {
+        Feature("Structure", tags: "fixture") {
+            suiteHooks()
 
             describe("arounds") {
                 aroundEach { run in

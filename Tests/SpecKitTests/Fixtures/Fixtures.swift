@@ -24,3 +24,10 @@ enum Fixtures {
     /// This folder, for finding `// @mark:` lines in fixture sources.
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 }
+
+extension Fixtures {
+    /// The Swift Testing twins of the XCTest structure fixtures (`FixtureSwiftTestingParity.swift`)
+    /// declare their scenarios only with `SPECKIT_ST_PARITY=1`, so other Swift Testing fixture runs
+    /// keep their own scenarios.
+    static let parityEnabled = enabled && ProcessInfo.processInfo.environment["SPECKIT_ST_PARITY"] == "1"
+}
