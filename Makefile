@@ -26,13 +26,16 @@ check-doc-snippets: ## the docs' complete snippets are byte-for-byte files of Ex
 check-app-targets: ## app-linkable targets (DesignerNews, SpecKitAppSupport, TextScreen, StubServerClient) never reach XCTest
 	bash scripts/check-app-targets.sh
 
-# The Swift runtime linked statically starts in about half the time (no symbol resolution
-# of libFoundation at launch); its own scratch path keeps .build/release as it is.
-STATIC_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static
-
+# Release builds compile StubServer file by file: with whole-module optimisation the single
+# StubServer compile job ran for more than 16 minutes (6 GB) on 2 cores, file by file it
+# takes about 3 minutes. The bench scripts read the same flags.
+export SWIFT_RELEASE_FLAGS ?= -Xswiftc -no-whole-module-optimization
+RELEASE_BUILD = $(SWIFT) build -c release $(SWIFT_RELEASE_FLAGS)
+# The Swift runtime stays linked dynamically: FoundationNetworking (URLSession, used for
+# https upstreams) cannot be linked statically without libcurl's static archives.
 stub: ## serve Stubs/settings.json on 127.0.0.1:$(PORT) (hot reload on edit)
-	$(STATIC_BUILD) --product stubserver
-	.build/static/release/stubserver start -p $(PORT) -c $(STUBS)
+	$(RELEASE_BUILD) --product stubserver
+	"$$($(RELEASE_BUILD) --show-bin-path)/stubserver" start -p $(PORT) -c $(STUBS)
 
 bench: bench-tools ## stubserver vs nginx (1 worker), pinned (BENCH_PIN=0: unpinned): text, file, template, 10k stubs, DN stories
 	bash bench/stub-bench.sh
@@ -45,26 +48,26 @@ bench-tools: ## install wrk and nginx with apt-get when missing (make bench need
 	fi
 
 bench-router: ## release build; Router.route cost per request, 10 vs 10,000 stubs (ratio in the same run)
-	$(SWIFT) build -c release --product RouterBench
+	$(RELEASE_BUILD) --product RouterBench
 	.build/release/RouterBench
 
 bench-proxy: ## release build; proxied vs direct req/s and p50 under wrk, then the upstream client vs URLSession
 	bash bench/proxy-bench.sh
 
 bench-live: ## release build; websocket echo round trip vs HTTP keep-alive GET (p50, p99, ratio)
-	$(SWIFT) build -c release --product LiveBench
+	$(RELEASE_BUILD) --product LiveBench
 	.build/release/LiveBench
 
 bench-hardening: ## release build; 200 stalled readers of a 20 MB file, 4,096 keep-alive holders, SIGTERM under a shutdown-port flood
-	$(SWIFT) build -c release --product stubserver
-	BENCH_STUBSERVER="$$($(SWIFT) build -c release --show-bin-path)/stubserver" python3 bench/hardening-bench.py
+	$(RELEASE_BUILD) --product stubserver
+	BENCH_STUBSERVER="$$($(RELEASE_BUILD) --show-bin-path)/stubserver" python3 bench/hardening-bench.py
 
 bench-specs: ## SpecKit overhead: 10,000 scenarios x 3 steps vs 10,000 plain XCTest entries
 	$(SWIFT) build --build-tests
 	bench/speckit-bench.sh
 
 bench-snapshots: ## time verifying 1,000 existing text snapshots (release build)
-	$(SWIFT) build -c release --product TextSnapshotBench
+	$(RELEASE_BUILD) --product TextSnapshotBench
 	.build/release/TextSnapshotBench
 
 width-table: ## regenerate TextSnapshot's display-width table from Unicode data (python3)

@@ -7,6 +7,8 @@
 #
 # Knobs (environment): BENCH_DURATION seconds per wrk run (default 5), BENCH_ROUNDS (default 3).
 set -euo pipefail
+# Same release flags as the Makefile (whole-module optimisation of StubServer takes too long).
+RELEASE_FLAGS=(${SWIFT_RELEASE_FLAGS:--Xswiftc -no-whole-module-optimization})
 
 cd "$(dirname "$0")/.."
 DURATION="${BENCH_DURATION:-5}"
@@ -23,9 +25,9 @@ if ! command -v wrk >/dev/null 2>&1; then
 fi
 
 say "building stubserver and UpstreamClientBench (release)"
-swift build -c release --product stubserver >/dev/null
-swift build -c release --product UpstreamClientBench >/dev/null
-BIN="$(swift build -c release --show-bin-path)"
+swift build -c release "${RELEASE_FLAGS[@]}" --product stubserver >/dev/null
+swift build -c release "${RELEASE_FLAGS[@]}" --product UpstreamClientBench >/dev/null
+BIN="$(swift build -c release "${RELEASE_FLAGS[@]}" --show-bin-path)"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/stubserver-proxy-bench.XXXXXX")"
 PIDS=()

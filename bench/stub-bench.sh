@@ -16,6 +16,8 @@
 # (default 1), BENCH_STATIC (default 1: the Swift runtime linked statically, as `make stub`
 # builds; 0 for a dynamic build), BENCH_CONFIGS (default "text file template tenk designernews").
 set -euo pipefail
+# Same release flags as the Makefile (whole-module optimisation of StubServer takes too long).
+RELEASE_FLAGS=(${SWIFT_RELEASE_FLAGS:--Xswiftc -no-whole-module-optimization})
 
 cd "$(dirname "$0")/.."
 REPO="$(pwd)"
@@ -45,13 +47,13 @@ if [ "$PIN" != 0 ]; then
     fi
 fi
 
-# The Swift runtime and Foundation linked statically, as `make stub` builds it: a dynamic
-# binary spends 10-15 ms of its startup resolving libFoundation's symbols.
-if [ "${BENCH_STATIC:-1}" != 0 ]; then
-    BUILD=(swift build -c release --static-swift-stdlib --scratch-path .build/static)
+# Dynamically linked, as `make stub` builds it. BENCH_STATIC=1 links the Swift runtime
+# statically (faster start), which needs libcurl's static archives for FoundationNetworking.
+if [ "${BENCH_STATIC:-0}" != 0 ]; then
+    BUILD=(swift build -c release "${RELEASE_FLAGS[@]}" --static-swift-stdlib --scratch-path .build/static)
     LINKING="Swift runtime linked statically"
 else
-    BUILD=(swift build -c release)
+    BUILD=(swift build -c release "${RELEASE_FLAGS[@]}")
     LINKING="Swift runtime linked dynamically"
 fi
 say "building stubserver (release, $LINKING)"
