@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import CSystemShims
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -61,9 +62,93 @@ final class FileCache: @unchecked Sendable {
         var lastUse: UInt64
     }
 
-    init(byteLimit: Int = 64 * 1024 * 1024, racyWindow: Duration = .seconds(2)) {
+    /// Linux: inotify watches on trusted files and on every directory from their root down. A
+    /// trusted entry is served without opening the file; any event on any watched path (an
+    /// edit, a rename, a link created or removed in a directory on the way) untrusts every
+    /// entry, so the next request takes the confined open again. The queue is drained before
+    /// each lookup, and the kernel queues an event before the changing call returns, so an edit
+    /// still shows on the next request.
+    private let watchFD: Int32
+    private let drainLock = NSLock()
+    private var generation: UInt64 = 0
+    /// `Target.key` → the generation it was trusted in.
+    private var trusted: [String: UInt64] = [:]
+    /// `Target.key` → a "no such file" trusted in a generation (moco's working-directory
+    /// candidate is looked up first on every request and is usually absent).
+    private var trustedMisses: [String: (generation: UInt64, failure: ConfinedFiles.Failure)] = [:]
+    private var watchedPaths: Set<String> = []
+    private static let maximumWatches = 4096
+
+    init(byteLimit: Int = 64 * 1024 * 1024, racyWindow: Duration = .seconds(2), watchesFiles: Bool = true) {
         self.byteLimit = byteLimit
         racyWindowNanos = Int64(racyWindow.components.seconds) * 1_000_000_000 + racyWindow.components.attoseconds / 1_000_000_000
+        #if canImport(Glibc)
+        watchFD = watchesFiles ? inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) : -1
+        #else
+        watchFD = -1
+        #endif
+    }
+
+    deinit {
+        if watchFD >= 0 { _ = close(watchFD) }
+    }
+
+    /// Reads every queued event; any event untrusts every entry.
+    private func drainWatchEvents() {
+        #if canImport(Glibc)
+        guard watchFD >= 0 else { return }
+        // One drainer at a time: another loop must not find the queue empty while this one
+        // holds events it has not applied yet.
+        drainLock.lock()
+        defer { drainLock.unlock() }
+        var sawEvent = false
+        withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
+            while true {
+                let count = Glibc.read(watchFD, buffer.baseAddress, buffer.count)
+                if count > 0 { sawEvent = true; continue }
+                if count < 0 && errno == EINTR { continue }
+                break
+            }
+        }
+        if sawEvent {
+            lock.lock()
+            generation &+= 1
+            trusted.removeAll(keepingCapacity: true)
+            trustedMisses.removeAll(keepingCapacity: true)
+            lock.unlock()
+        }
+        #endif
+    }
+
+    /// Watches the root, each directory below it on the way to the file, and the file. False
+    /// when a watch cannot be added (limits): then the file is checked on every request.
+    private func watchPath(realRoot: String, components: [String], lastIsFile: Bool = true) -> Bool {
+        #if canImport(Glibc)
+        guard watchFD >= 0 else { return false }
+        let directoryMask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_MOVE_SELF | IN_DELETE_SELF | IN_ATTRIB)
+            | UInt32(IN_ONLYDIR) | UInt32(IN_DONT_FOLLOW)
+        let fileMask = UInt32(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVE_SELF | IN_DELETE_SELF) | UInt32(IN_DONT_FOLLOW)
+        var paths: [(String, UInt32)] = [(realRoot, directoryMask)]
+        var path = realRoot
+        for (index, component) in components.enumerated() {
+            path += "/" + component
+            paths.append((path, lastIsFile && index == components.count - 1 ? fileMask : directoryMask))
+        }
+        for (path, mask) in paths {
+            lock.lock()
+            let known = watchedPaths.contains(path)
+            let full = watchedPaths.count >= Self.maximumWatches
+            lock.unlock()
+            if known { continue }
+            if full || inotify_add_watch(watchFD, path, mask) < 0 { return false }
+            lock.lock()
+            watchedPaths.insert(path)
+            lock.unlock()
+        }
+        return true
+        #else
+        return false
+        #endif
     }
 
     /// A fresh key for `derived`, one per thing that derives values (a file plan, a response plan).
@@ -111,12 +196,43 @@ final class FileCache: @unchecked Sendable {
     /// such files are streamed from their descriptor instead of held (see `StreamedFileBody`).
     func read(_ target: ConfinedFiles.Target, below limit: Int) -> Result<File?, ConfinedFiles.Failure> {
         let name = target.name
+        let realRoot = realRoot(of: target.root)
+        // A trusted entry: nothing on its path changed since it was read, so no open is needed.
+        drainWatchEvents()
+        lock.lock()
+        if let miss = trustedMisses[target.key], miss.generation == generation {
+            lock.unlock()
+            return .failure(miss.failure)
+        }
+        if let trustedIn = trusted[target.key], trustedIn == generation, var entry = entries[target.key] {
+            if entry.identity.size >= limit { lock.unlock(); return .success(nil) }
+            tick &+= 1
+            entry.lastUse = tick
+            let bytes = entry.bytes
+            entries[target.key] = entry
+            statistics.hits += 1
+            lock.unlock()
+            return .success(File(key: target.key, identity: entry.identity, bytes: bytes))
+        }
+        lock.unlock()
+        // Watch before opening, then note the generation: a change from here on untrusts.
+        let watching = realRoot.map { watchPath(realRoot: $0, components: target.components) } ?? false
+        if watching { drainWatchEvents() }
+        lock.lock()
+        let generationBeforeOpen = generation
+        lock.unlock()
+
         let opened: ConfinedFiles.OpenedFile
-        switch ConfinedFiles.open(target, realRoot: realRoot(of: target.root)) {
-        case .failure(let failure): return .failure(failure)
+        switch ConfinedFiles.open(target, realRoot: realRoot) {
+        case .failure(let failure):
+            if failure.isNotFound, let realRoot { trustMiss(target, realRoot: realRoot, failure: failure, since: generationBeforeOpen) }
+            return .failure(failure)
         case .success(let file): opened = file
         }
         defer { _ = ConfinedFiles.closeDescriptor(opened.fd) }
+        // Only a file opened in one step, with no symlink anywhere (its key is the target's),
+        // is fully covered by the watches on its path.
+        let trustable = watching && opened.key == target.key
         if opened.identity.size >= limit { return .success(nil) }
         lock.lock()
         if var entry = entries[opened.key], entry.identity == opened.identity {
@@ -126,6 +242,7 @@ final class FileCache: @unchecked Sendable {
             entries[opened.key] = entry
             statistics.hits += 1
             lock.unlock()
+            if trustable { trust(target.key, since: generationBeforeOpen) }
             return .success(File(key: opened.key, identity: opened.identity, bytes: bytes))
         }
         statistics.misses += 1
@@ -137,8 +254,38 @@ final class FileCache: @unchecked Sendable {
         let file = File(key: opened.key, identity: opened.identity, bytes: bytes)
         if bytes.count == opened.identity.size && isSettled(opened.identity) && bytes.count <= byteLimit / 4 {
             store(file)
+            if trustable { trust(target.key, since: generationBeforeOpen) }
         }
         return .success(file)
+    }
+
+    /// Trusts "no such file" while the directories that would hold it do not change: watches the
+    /// root and each existing directory on the way (no symlinks), so creating any missing part
+    /// untrusts it.
+    private func trustMiss(_ target: ConfinedFiles.Target, realRoot: String, failure: ConfinedFiles.Failure, since: UInt64) {
+        #if canImport(Glibc)
+        var existing: [String] = []
+        var path = realRoot
+        for component in target.components.dropLast() {
+            path += "/" + component
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { break }
+            existing.append(component)
+        }
+        guard watchPath(realRoot: realRoot, components: existing, lastIsFile: false) else { return }
+        drainWatchEvents()
+        lock.lock()
+        if generation == since { trustedMisses[target.key] = (since, failure) }
+        lock.unlock()
+        #endif
+    }
+
+    /// Trusts an entry when no watch event arrived since `since` (read before the open).
+    private func trust(_ key: String, since: UInt64) {
+        drainWatchEvents()
+        lock.lock()
+        if generation == since, let entry = entries[key], isSettled(entry.identity) { trusted[key] = since }
+        lock.unlock()
     }
 
     /// A value computed from `file`'s bytes (a parsed template…), computed once per version of
