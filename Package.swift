@@ -53,9 +53,11 @@ let package = Package(
         ),
         // `make bench-snapshots`: times verifying 1,000 existing text snapshots (release build).
         .executableTarget(name: "TextSnapshotBench", dependencies: ["TextSnapshot"], path: "bench/TextSnapshotBench"),
-        .testTarget(name: "StubServerTests", dependencies: ["StubServer"]),
+        // The built `stubserver` as a subprocess, shared by the two test targets that spawn it.
+        .target(name: "StubServerTestSupport", path: "Tests/StubServerTestSupport"),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubServerTestSupport"]),
         // Spawns the built `stubserver` and drives it through StubServerClient and haveReceived.
-        .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "SpecKit"]),
+        .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "SpecKit", "StubServerTestSupport"]),
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "RehearsalSettings"]),
         // No bootstrap file on purpose: proves a spec target without one fails loudly.
         .testTarget(name: "SpecKitNoBootstrapTests", dependencies: ["SpecKit"]),

@@ -1,4 +1,5 @@
 import Foundation
+import StubServerTestSupport
 import XCTest
 
 /// `validate` and `start` on moco configurations: warnings, `--strict`, `-e` typos, the session

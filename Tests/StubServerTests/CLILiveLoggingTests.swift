@@ -1,4 +1,5 @@
 import Foundation
+import StubServerTestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

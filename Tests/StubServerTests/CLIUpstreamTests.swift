@@ -1,4 +1,5 @@
 import Foundation
+import StubServerTestSupport
 import XCTest
 @testable import StubServer
 #if canImport(Glibc)

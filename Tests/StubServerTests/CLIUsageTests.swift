@@ -1,5 +1,6 @@
 import Foundation
 import StubServer
+import StubServerTestSupport
 import XCTest
 
 /// Exit codes and messages of the `stubserver` command that need no configuration.

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import StubServerTestSupport
 import XCTest
 @testable import StubServer
 

@@ -7,10 +7,10 @@ import XCTest
 /// let process = try StubServerProcess(["start", "-p", "0", "-c", config.path])
 /// let port = try process.waitForPort()
 /// ```
-final class StubServerProcess: @unchecked Sendable {
+package final class StubServerProcess: @unchecked Sendable {
     /// `.build/<triple>/debug/stubserver`, next to the test bundle (`swift build --build-tests`
     /// builds every product).
-    static var binary: URL {
+    package static var binary: URL {
         #if os(Linux)
         let directory = Bundle.main.executableURL!.deletingLastPathComponent()
         #else
@@ -19,13 +19,13 @@ final class StubServerProcess: @unchecked Sendable {
         return directory.appendingPathComponent("stubserver")
     }
 
-    let process = Process()
+    package let process = Process()
     private let lock = NSLock()
     private var stdoutLines: [String] = []
     private var stderrLines: [String] = []
     private var partial: [Int: String] = [:]
 
-    init(_ arguments: [String], workingDirectory: URL? = nil, executable: URL? = nil) throws {
+    package init(_ arguments: [String], workingDirectory: URL? = nil, executable: URL? = nil) throws {
         process.executableURL = executable ?? Self.binary
         process.arguments = arguments
         if let workingDirectory { process.currentDirectoryURL = workingDirectory }
@@ -56,12 +56,12 @@ final class StubServerProcess: @unchecked Sendable {
         partial[stream] = text
     }
 
-    var stdout: [String] { lock.lock(); defer { lock.unlock() }; return stdoutLines }
-    var stderr: [String] { lock.lock(); defer { lock.unlock() }; return stderrLines }
+    package var stdout: [String] { lock.lock(); defer { lock.unlock() }; return stdoutLines }
+    package var stderr: [String] { lock.lock(); defer { lock.unlock() }; return stderrLines }
 
     /// Waits (generously) for a line on stdout or stderr satisfying `predicate`.
     @discardableResult
-    func waitForLine(timeout: TimeInterval = 30, where predicate: (String) -> Bool) -> String? {
+    package func waitForLine(timeout: TimeInterval = 30, where predicate: (String) -> Bool) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let line = (stdout + stderr).first(where: predicate) { return line }
@@ -75,14 +75,14 @@ final class StubServerProcess: @unchecked Sendable {
     }
 
     /// The port from `Server is started at PORT`.
-    func waitForPort(file: StaticString = #filePath, line: UInt = #line) throws -> Int {
+    package func waitForPort(file: StaticString = #filePath, line: UInt = #line) throws -> Int {
         let found = waitForLine { $0.hasPrefix("Server is started at ") }
         let text = try XCTUnwrap(found, "no start line; stdout: \(stdout) stderr: \(stderr)", file: file, line: line)
         return try XCTUnwrap(Int(text.dropFirst("Server is started at ".count)), file: file, line: line)
     }
 
     /// Waits for the process to end and returns its exit status (nil on timeout).
-    func waitForExit(timeout: TimeInterval = 30) -> Int32? {
+    package func waitForExit(timeout: TimeInterval = 30) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         guard !process.isRunning else { return nil }
@@ -90,10 +90,10 @@ final class StubServerProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
-    func send(signal: Int32) { kill(process.processIdentifier, signal) }
+    package func send(signal: Int32) { kill(process.processIdentifier, signal) }
 
     /// Runs a short command to completion.
-    static func run(_ arguments: [String], workingDirectory: URL? = nil) throws -> (status: Int32, stdout: [String], stderr: [String]) {
+    package static func run(_ arguments: [String], workingDirectory: URL? = nil) throws -> (status: Int32, stdout: [String], stderr: [String]) {
         let process = try StubServerProcess(arguments, workingDirectory: workingDirectory)
         guard let status = process.waitForExit() else {
             process.process.terminate()
