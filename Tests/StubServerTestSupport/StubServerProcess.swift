@@ -25,9 +25,13 @@ package final class StubServerProcess: @unchecked Sendable {
     private var stderrLines: [String] = []
     private var partial: [Int: String] = [:]
 
-    package init(_ arguments: [String], workingDirectory: URL? = nil, executable: URL? = nil) throws {
+    /// `environment` adds to (or overrides) this process's variables.
+    package init(_ arguments: [String], workingDirectory: URL? = nil, executable: URL? = nil, environment: [String: String] = [:]) throws {
         process.executableURL = executable ?? Self.binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         let out = Pipe()
         let err = Pipe()

@@ -198,8 +198,9 @@ final class UpstreamClientTests: XCTestCase {
     }
 }
 
-/// The URLSession path used for `https` upstreams, exercised over plain HTTP on 127.0.0.1
-/// (there is no TLS upstream without the network): same rules, no redirects followed.
+#if canImport(Darwin)
+/// The URLSession path used for `https` upstreams on Apple platforms, exercised over plain HTTP
+/// on 127.0.0.1: same rules, no redirects followed. (Linux speaks TLS itself: UpstreamTLSTests.)
 final class FoundationUpstreamTests: XCTestCase {
     func testDoesNotFollowRedirectsAndReturnsTheBody() throws {
         let upstream = try StubServer(stubs: [
@@ -228,3 +229,4 @@ final class FoundationUpstreamTests: XCTestCase {
         XCTAssertNil(upstream.journal.last?.request.headers["X-Drop"])
     }
 }
+#endif

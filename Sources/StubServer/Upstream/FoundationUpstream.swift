@@ -1,10 +1,8 @@
+#if canImport(Darwin)
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// Upstream calls through URLSession: used for `https` upstreams (the toolkit has no TLS stack
-/// of its own) and as the baseline `make bench-proxy` compares the socket client with.
+/// Upstream calls through URLSession, for `https` upstreams on Apple platforms (Linux uses
+/// OpenSSL, `TLSSession`, so that `stubserver` need not link FoundationNetworking and libcurl).
 /// Redirects are not followed; hop-by-hop fields are removed both ways.
 final class FoundationUpstream: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     static let shared = FoundationUpstream()
@@ -69,3 +67,4 @@ final class FoundationUpstream: NSObject, URLSessionTaskDelegate, @unchecked Sen
         completionHandler(nil)
     }
 }
+#endif

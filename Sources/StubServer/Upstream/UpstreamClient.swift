@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 #if canImport(Glibc)
 import Glibc
 import CSystemShims
@@ -12,7 +9,8 @@ import Darwin
 /// A small non-blocking HTTP/1.1 client for upstream calls (proxy, events), on its own event
 /// loop thread: connect and read timeouts, a bounded keep-alive pool per upstream, redirects
 /// never followed (a 3xx is an answer to pass on), hop-by-hop fields removed both ways
-/// (RFC 9110 §7.6.1). `https` upstreams go through URLSession (there is no TLS stack here).
+/// (RFC 9110 §7.6.1). `https` upstreams speak TLS through the system's OpenSSL on Linux, loaded
+/// on first use (`TLSSession`), and through URLSession on Apple platforms.
 ///
 /// ```swift
 /// let call = UpstreamClient.shared.send(try UpstreamRequest(method: "GET", url: "http://127.0.0.1:8080/ping")) { result in
@@ -32,6 +30,10 @@ public final class UpstreamClient: @unchecked Sendable {
         public var maxResponseBytes = 64 * 1024 * 1024
         /// An unused keep-alive connection is closed after this long.
         public var idleTimeout: Duration = .seconds(20)
+        /// A PEM file of certificate authorities trusted for `https` upstreams besides the
+        /// system's (on Linux; `SSL_CERT_FILE` replaces the system's). A private CA or a
+        /// self-signed development server: `configuration.trustedCertificatesFile = "dev-ca.pem"`.
+        public var trustedCertificatesFile: String?
 
         public init() {}
     }
@@ -45,6 +47,11 @@ public final class UpstreamClient: @unchecked Sendable {
     /// Where connections read into; only the loop thread touches it.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     private var pools: [UpstreamEndpoint: UpstreamPool] = [:]
+    #if !canImport(Darwin)
+    /// Made on the first `https` call; a failure (no OpenSSL, unreadable CA file) is kept and
+    /// reported by every later call too.
+    private var tlsContextResult: Result<TLSClientContext, UpstreamError>?
+    #endif
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -73,10 +80,12 @@ public final class UpstreamClient: @unchecked Sendable {
     @discardableResult
     public func send(_ request: UpstreamRequest, completion: @escaping @Sendable (Result<UpstreamResponse, UpstreamError>) -> Void) -> UpstreamCall {
         let call = UpstreamCall(client: self)
+        #if canImport(Darwin)
         if request.scheme == "https" {
             call.foundationTask = FoundationUpstream.shared.send(request, timeout: request.readTimeout ?? configuration.readTimeout, limit: configuration.maxResponseBytes, completion: completion)
             return call
         }
+        #endif
         let exchange = UpstreamExchange(request: request, client: self, completion: completion)
         call.exchange = exchange
         loop.execute { [self] in start(exchange) }
@@ -104,6 +113,15 @@ public final class UpstreamClient: @unchecked Sendable {
     }
 
     // MARK: Loop thread
+
+    #if !canImport(Darwin)
+    func tlsContext() -> Result<TLSClientContext, UpstreamError> {
+        if let tlsContextResult { return tlsContextResult }
+        let made = TLSClientContext.make(trustedCertificatesFile: configuration.trustedCertificatesFile)
+        tlsContextResult = made
+        return made
+    }
+    #endif
 
     private func start(_ exchange: UpstreamExchange) {
         guard !exchange.isFinished else { return }
@@ -162,14 +180,18 @@ public final class UpstreamClient: @unchecked Sendable {
 public final class UpstreamCall: @unchecked Sendable {
     private weak var client: UpstreamClient?
     fileprivate var exchange: UpstreamExchange?
+    #if canImport(Darwin)
     fileprivate var foundationTask: URLSessionTask?
+    #endif
 
     fileprivate init(client: UpstreamClient) { self.client = client }
 
     /// Stops the call: its connection is closed (or it leaves the queue) and the completion
     /// gets `.cancelled` unless it already ran. Safe from any thread.
     public func cancel() {
+        #if canImport(Darwin)
         foundationTask?.cancel()
+        #endif
         guard let exchange, let client else { return }
         client.loop.execute { exchange.cancel() }
     }

@@ -6,10 +6,10 @@ import Darwin
 #endif
 
 /// One TCP connection to an upstream, driven by the client's event loop: connect (with a
-/// timeout), write a request, read its response (with a read timeout), then return to the pool
-/// or close. Loop-confined.
+/// timeout, which also bounds the TLS handshake of an `https` upstream), write a request, read
+/// its response (with a read timeout), then return to the pool or close. Loop-confined.
 final class UpstreamConnection: PollHandler {
-    private enum State { case connecting, writing, reading, idle, closed }
+    private enum State { case connecting, handshaking, writing, reading, idle, closed }
 
     private unowned let pool: UpstreamPool
     private var fd: Int32 = -1
@@ -25,6 +25,10 @@ final class UpstreamConnection: PollHandler {
     private var timer: UInt64?
     private var lastActivity: UInt64 = 0
     private var released = false
+    #if !canImport(Darwin)
+    /// The TLS session of an `https` upstream; bytes then go through it instead of the socket.
+    private var tls: TLSSession?
+    #endif
     private var loop: EventLoop { pool.client.loop }
     private var configuration: UpstreamClient.Configuration { pool.client.configuration }
 
@@ -59,7 +63,7 @@ final class UpstreamConnection: PollHandler {
         wantsWrite = true
         let limit = configuration.connectTimeout
         timer = loop.schedule(after: limit) { [weak self] in
-            guard let self, self.state == .connecting, let exchange = self.exchange else { return }
+            guard let self, self.state == .connecting || self.state == .handshaking, let exchange = self.exchange else { return }
             self.timer = nil
             self.fail(exchange, .connectTimeout(limit))
         }
@@ -108,7 +112,17 @@ final class UpstreamConnection: PollHandler {
                 fail(exchange, .unreachable("\(pool.endpoint): \(String(cString: strerror(code)))"))
                 return
             }
+            #if !canImport(Darwin)
+            if pool.endpoint.secure {
+                startHandshake(exchange)
+                return
+            }
+            #endif
             begin(exchange)
+        case .handshaking:
+            #if !canImport(Darwin)
+            continueHandshake()
+            #endif
         case .writing:
             if event.writable || event.hangup { flush() }
             if state == .reading && (event.readable || event.hangup) { read() }
@@ -126,7 +140,7 @@ final class UpstreamConnection: PollHandler {
     private func flush() {
         while written < output.count {
             let result = output.withUnsafeBytes { raw in
-                SystemCalls.send(fd, raw.baseAddress! + written, count: output.count - written)
+                send(raw.baseAddress! + written, count: output.count - written)
             }
             switch result {
             case .bytes(let count):
@@ -148,7 +162,7 @@ final class UpstreamConnection: PollHandler {
         // One read buffer per client loop, reused by every connection (reads never overlap).
         let scratch = pool.client.readBuffer
         while state == .reading || state == .writing {
-            switch SystemCalls.read(fd, into: scratch.baseAddress!, count: scratch.count) {
+            switch receive(into: scratch.baseAddress!, count: scratch.count) {
             case .bytes(let count):
                 lastActivity = SystemCalls.monotonicNanos()
                 do throws(UpstreamResponseParser.Failure) {
@@ -179,6 +193,77 @@ final class UpstreamConnection: PollHandler {
             }
         }
     }
+
+    // MARK: Transport: the socket, or the TLS session over it
+
+    private func send(_ bytes: UnsafeRawPointer, count: Int) -> SystemCalls.IOResult {
+        #if !canImport(Darwin)
+        if let tls {
+            switch tls.write(bytes, count: count) {
+            case .done(let sent): return .bytes(sent)
+            case .wantRead, .wantWrite: return .wouldBlock
+            case .closed: return .endOfFile
+            case .failed: return .failed(EPROTO)
+            }
+        }
+        #endif
+        return SystemCalls.send(fd, bytes, count: count)
+    }
+
+    private func receive(into buffer: UnsafeMutableRawPointer, count: Int) -> SystemCalls.IOResult {
+        #if !canImport(Darwin)
+        if let tls {
+            switch tls.read(into: buffer, count: count) {
+            case .done(let received):
+                if state == .reading { setWriting(false) }
+                return .bytes(received)
+            case .wantRead:
+                if state == .reading { setWriting(false) }
+                return .wouldBlock
+            case .wantWrite:
+                // A TLS read may need to write first (a key update): wake when writable too.
+                setWriting(true)
+                return .wouldBlock
+            // OpenSSL 3 reports a close without close_notify as an error; for a response that
+            // ends with the connection, that is its end (a Content-Length one still fails).
+            case .closed, .failed: return .endOfFile
+            }
+        }
+        #endif
+        return SystemCalls.read(fd, into: buffer, count: count)
+    }
+
+    #if !canImport(Darwin)
+    private func startHandshake(_ exchange: UpstreamExchange) {
+        let context: TLSClientContext
+        switch pool.client.tlsContext() {
+        case .success(let made): context = made
+        case .failure(let error): return fail(exchange, error)
+        }
+        guard let session = TLSSession(context: context, descriptor: fd, host: pool.endpoint.host) else {
+            return fail(exchange, .unreachable("TLS: cannot start a session with \(pool.endpoint)"))
+        }
+        tls = session
+        state = .handshaking
+        continueHandshake()
+    }
+
+    private func continueHandshake() {
+        guard let tls, let exchange else { return close() }
+        switch tls.handshake() {
+        case .done:
+            begin(exchange)   // cancels the connect timer, which bounded the handshake too
+        case .wantRead:
+            setWriting(false)
+        case .wantWrite:
+            setWriting(true)
+        case .closed:
+            fail(exchange, .unreachable("\(pool.endpoint): the connection closed during the TLS handshake"))
+        case .failed(let reason):
+            fail(exchange, .unreachable(reason))
+        }
+    }
+    #endif
 
     private func complete(reusable: Bool) {
         guard let exchange, let parser else { return close() }
@@ -249,6 +334,10 @@ final class UpstreamConnection: PollHandler {
 
     private func close() {
         cancelTimer()
+        #if !canImport(Darwin)
+        tls?.shutdown()
+        tls = nil
+        #endif
         if fd >= 0 {
             loop.deregister(fd)
             SystemCalls.close(fd)

@@ -4,6 +4,8 @@ import Foundation
 struct UpstreamEndpoint: Hashable, Sendable, CustomStringConvertible {
     var host: String
     var port: Int
+    /// `https`: connections speak TLS (and are pooled apart from plain ones).
+    var secure = false
 
     var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
@@ -42,7 +44,7 @@ public struct UpstreamRequest: Sendable {
         self.init(method: method, scheme: parsed.scheme, host: parsed.host, port: parsed.port, target: parsed.target, headers: headers, body: body)
     }
 
-    var endpoint: UpstreamEndpoint { UpstreamEndpoint(host: host, port: port) }
+    var endpoint: UpstreamEndpoint { UpstreamEndpoint(host: host, port: port, secure: scheme == "https") }
 
     /// The `Host` field value: the port is left out when it is the scheme's default.
     var hostField: String {
@@ -51,7 +53,8 @@ public struct UpstreamRequest: Sendable {
         return port == defaultPort ? name : "\(name):\(port)"
     }
 
-    var url: String { "\(scheme)://\(hostField)\(target)" }
+    /// The absolute URL, as messages show it: `http://127.0.0.1:8080/api/ping?x=1`.
+    public var url: String { "\(scheme)://\(hostField)\(target)" }
 }
 
 /// An absolute URL split the way the client needs it, without Foundation's URL quirks
