@@ -1,13 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 // Stubs are built with the same `StubDefinition` values as `StubServer(stubs:)`.
 @_exported import StubServer
 
 /// Drives a running `stubserver` through its admin API (`/__admin/`) from another process: an
 /// XCUITest target, a test helper, a script. XCTest-free. Every call has the same name as the
-/// embedded `StubServer`'s in-process operation.
+/// embedded `StubServer`'s in-process operation. Calls go through StubServer's own HTTP client
+/// (`UpstreamClient`), so a process using this client does not load URLSession (on Linux,
+/// FoundationNetworking and libcurl).
 ///
 /// ```swift
 /// let stubs = StubServerClient(port: 12306)
@@ -25,16 +24,11 @@ public final class StubServerClient: @unchecked Sendable {
     public let token: String?
     /// Seconds to wait for each answer.
     public let timeout: TimeInterval
-    private let session: URLSession
 
     public init(baseURL: URL, token: String? = nil, timeout: TimeInterval = 30) {
         self.baseURL = baseURL
         self.token = token
         self.timeout = timeout
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
     }
 
     /// A server on this machine: `StubServerClient(port: 12306)`.
@@ -42,8 +36,6 @@ public final class StubServerClient: @unchecked Sendable {
         let shown = host.contains(":") ? "[\(host)]" : host
         self.init(baseURL: URL(string: "http://\(shown):\(port)")!, token: token, timeout: timeout)
     }
-
-    deinit { session.finishTasksAndInvalidate() }
 
     // MARK: Stubs
 
@@ -150,69 +142,70 @@ public final class StubServerClient: @unchecked Sendable {
 
     // MARK: Transport
 
-    private func request(_ method: String, _ path: String, body: String?) -> URLRequest {
-        var request = URLRequest(url: URL(string: baseURL.absoluteString + "/__admin/" + path)!)
-        request.httpMethod = method
-        request.timeoutInterval = timeout
-        if let body {
-            request.httpBody = Data(body.utf8)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    private func request(_ method: String, _ path: String, body: String?) throws -> UpstreamRequest {
+        let url = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        var headers = HTTPHeaders()
+        headers.add(name: "Accept", value: "application/json")
+        if body != nil { headers.add(name: "Content-Type", value: "application/json") }
+        if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }
+        do {
+            var request = try UpstreamRequest(method: method, url: url + "/__admin/" + path, headers: headers, body: Array((body ?? "").utf8))
+            request.readTimeout = .milliseconds(Int((timeout * 1000).rounded()))
+            return request
+        } catch {
+            throw StubServerClientError(status: nil, message: "\(method) \(url)/__admin/\(path): \(error)")
         }
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        return request
     }
 
     private func call(_ method: String, _ path: String, body: String? = nil) async throws -> JSONValue {
-        let urlRequest = request(method, path, body: body)
-        let (data, response): (Data, URLResponse) = try await withCheckedThrowingContinuation { continuation in
-            session.dataTask(with: urlRequest) { data, response, error in
-                if let error {
-                    continuation.resume(throwing: StubServerClientError(status: nil, message: "\(method) \(urlRequest.url!.absoluteString): \(error.localizedDescription)"))
-                } else {
-                    continuation.resume(returning: (data ?? Data(), response!))
-                }
-            }.resume()
+        let upstreamRequest = try request(method, path, body: body)
+        let result = await withCheckedContinuation { continuation in
+            UpstreamClient.shared.send(upstreamRequest) { continuation.resume(returning: $0) }
         }
-        return try Self.decode(data, response, method: method, url: urlRequest.url!)
+        return try Self.decode(result, method: method, path: path, url: upstreamRequest.url)
     }
 
     /// The same call, waiting on this thread (for `haveReceived`, which is synchronous).
     private func callBlocking(_ method: String, _ path: String, body: String? = nil) throws -> JSONValue {
-        let urlRequest = request(method, path, body: body)
-        let box = ResultBox()
+        let upstreamRequest = try request(method, path, body: body)
+        let box = LockedResult()
         let done = DispatchSemaphore(value: 0)
-        session.dataTask(with: urlRequest) { data, response, error in
-            box.set(data, response, error)
+        let call = UpstreamClient.shared.send(upstreamRequest) { result in
+            box.set(result)
             done.signal()
-        }.resume()
+        }
         if done.wait(timeout: .now() + timeout + 5) == .timedOut {
-            throw StubServerClientError(status: nil, message: "\(method) \(urlRequest.url!.absoluteString): no answer within \(Int(timeout)) s")
+            call.cancel()
+            throw StubServerClientError(status: nil, message: "\(method) \(upstreamRequest.url): no answer within \(Int(timeout)) s")
         }
-        let (data, response, error) = box.get()
-        if let error {
-            throw StubServerClientError(status: nil, message: "\(method) \(urlRequest.url!.absoluteString): \(error.localizedDescription)")
-        }
-        return try Self.decode(data ?? Data(), response!, method: method, url: urlRequest.url!)
+        return try Self.decode(box.get()!, method: method, path: path, url: upstreamRequest.url)
     }
 
-    private static func decode(_ data: Data, _ response: URLResponse, method: String, url: URL) throws -> JSONValue {
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let value = data.isEmpty ? JSONValue.null : ((try? JSONValue(parsing: [UInt8](data))) ?? .string(String(decoding: data, as: UTF8.self)))
+    private static func decode(_ result: Result<UpstreamResponse, UpstreamError>, method: String, path: String, url: String) throws -> JSONValue {
+        let response: UpstreamResponse
+        switch result {
+        case .success(let answered): response = answered
+        case .failure(let error): throw StubServerClientError(status: nil, message: "\(method) \(url): \(error)")
+        }
+        let status = response.status
+        let data = response.body
+        let value = data.isEmpty ? JSONValue.null : ((try? JSONValue(parsing: data)) ?? .string(String(decoding: data, as: UTF8.self)))
         guard (200..<300).contains(status) else {
             let message = value["error"]?.stringValue ?? value.stringValue ?? "HTTP \(status)"
             let diagnostics = value["diagnostics"]?.arrayValue?.compactMap { $0["text"]?.stringValue } ?? []
-            throw StubServerClientError(status: status, message: "\(method) \(url.path): \(message)", diagnostics: diagnostics)
+            let shownPath = "/__admin/" + (path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path)
+            throw StubServerClientError(status: status, message: "\(method) \(shownPath): \(message)", diagnostics: diagnostics)
         }
         return value
     }
 
-    private final class ResultBox: @unchecked Sendable {
+    private final class LockedResult: @unchecked Sendable {
         private let lock = NSLock()
-        private var value: (Data?, URLResponse?, Error?) = (nil, nil, nil)
-        func set(_ data: Data?, _ response: URLResponse?, _ error: Error?) {
-            lock.lock(); value = (data, response, error); lock.unlock()
+        private var value: Result<UpstreamResponse, UpstreamError>?
+        func set(_ result: Result<UpstreamResponse, UpstreamError>) {
+            lock.lock(); value = result; lock.unlock()
         }
-        func get() -> (Data?, URLResponse?, Error?) {
+        func get() -> Result<UpstreamResponse, UpstreamError>? {
             lock.lock(); defer { lock.unlock() }
             return value
         }
