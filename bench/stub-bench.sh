@@ -47,15 +47,18 @@ if [ "$PIN" != 0 ]; then
     fi
 fi
 
-# Dynamically linked, as `make stub` builds it. BENCH_STATIC=1 links the Swift runtime
-# statically (faster start), which needs libcurl's static archives for FoundationNetworking.
-if [ "${BENCH_STATIC:-0}" != 0 ]; then
-    BUILD=(swift build -c release "${RELEASE_FLAGS[@]}" --static-swift-stdlib --scratch-path .build/static)
-    LINKING="Swift runtime linked statically"
+# Built as `make stub` builds it: on Linux the Swift runtime and Foundation linked statically
+# (STUB_LINK_FLAGS, set by the Makefile). BENCH_STATIC=0 measures a dynamically linked build.
+if [ "${BENCH_STATIC:-1}" != 0 ]; then
+    LINK_FLAGS=(${STUB_LINK_FLAGS-$([ "$(uname -s)" = Linux ] && echo --static-swift-stdlib --scratch-path .build/static)})
 else
-    BUILD=(swift build -c release "${RELEASE_FLAGS[@]}")
-    LINKING="Swift runtime linked dynamically"
+    LINK_FLAGS=()
 fi
+BUILD=(swift build -c release "${RELEASE_FLAGS[@]}" "${LINK_FLAGS[@]}")
+case " ${LINK_FLAGS[*]} " in
+    *" --static-swift-stdlib "*) LINKING="Swift runtime and Foundation linked statically" ;;
+    *) LINKING="Swift runtime linked dynamically" ;;
+esac
 say "building stubserver (release, $LINKING)"
 "${BUILD[@]}" --product stubserver >/dev/null
 STUBSERVER="$("${BUILD[@]}" --show-bin-path)/stubserver"
