@@ -130,11 +130,11 @@ enum ResponseCompiler {
         }
     }
 
-    static func textPlan(_ value: TextValue, path: @autoclosure () -> String, problems: inout [StubCompileProblem]) -> TextPlan? {
+    static func textPlan(_ value: TextValue, path: String, problems: inout [StubCompileProblem]) -> TextPlan? {
         do throws(TemplateSyntaxError) {
             return try TextPlan(value)
         } catch {
-            problems.append(StubCompileProblem(path: path() + (value.isTemplate ? ".template" : ""), message: error.description))
+            problems.append(StubCompileProblem(path: path + (value.isTemplate ? ".template" : ""), message: error.description))
             return nil
         }
     }
