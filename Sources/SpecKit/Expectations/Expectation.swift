@@ -232,7 +232,7 @@ public struct Expectation<Value> {
                 if outcome.passed { return true }
                 if Date() >= deadline {
                     var message = Self.timedOut(outcome.message, after: limit)
-                    if RunningScenario.current.snapshot?.isAsync == true {
+                    if RunningScenario.ofCaller?.isAsync == true {
                         // Spinning the run loop from inside a main-actor task cannot run
                         // other main-actor work (Nimble #1006), so say how to wait instead.
                         message += "\n(this scenario is async: wait with `await expect(…).toEventually(…)` "

@@ -172,7 +172,7 @@ extension FeatureSpec {
 enum DeclarationMisuse {
     static func report(_ keyword: String, _ title: String, _ site: CallSite) {
         let name = title.isEmpty ? keyword : "\(keyword) \"\(title)\""
-        if RunningScenario.current.snapshot != nil {
+        if RunningScenario.ofCaller != nil {
             FailureRecording.record(
                 "\(name) is declared inside a running scenario; declare structure in testFeature() only",
                 file: site.file, line: site.line)

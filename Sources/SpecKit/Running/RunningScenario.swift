@@ -26,6 +26,17 @@ final class RunningScenario: @unchecked Sendable {
     /// ``current`` already names the next test once a timed-out task wakes up; this does not.
     @TaskLocal static var ofTask: RunningScenario?
 
+    /// The scenario the calling code belongs to, if any. Under Swift Testing only the task-local
+    /// ``ofTask`` counts: other tests run beside the one gated scenario, and a failure or step of
+    /// theirs charged to it would fail it and skip its remaining steps. Outside Swift Testing's
+    /// tasks (XCTest, or a GCD callback) ``current`` is the best guess, as XCTest runs one test
+    /// at a time.
+    static var ofCaller: RunningScenario? {
+        if let run = ofTask { return run }
+        if FailureRouter.isInSwiftTesting { return nil }
+        return current.snapshot
+    }
+
     init(spec: FeatureSpec?, recorder: ScenarioRecorder) {
         self.spec = spec
         self.recorder = recorder
@@ -78,7 +89,7 @@ enum FailureRecording {
             lateFailure(message, of: stale, file: "\(file)", line: Int(line))
             return
         }
-        guard let run = RunningScenario.current.snapshot else {
+        guard let run = RunningScenario.ofCaller else {
             FailureRouter.deliver(message, file: file, line: line, expected: expected, on: ReportObserver.currentTestCase)
             return
         }
@@ -88,6 +99,13 @@ enum FailureRecording {
             FailureRouter.record(message, on: spec, file: "\(file)", line: Int(line), expected: expected)
             return
         }
+        let text = run.recorder.noteFailure(message, file: "\(file)", line: Int(line))
+        FailureRouter.deliver(text, file: file, line: line, expected: expected, on: nil)
+    }
+
+    /// A failure SpecKit reports about `run` itself from outside the run's tasks (its timeout,
+    /// from the Swift Testing test that waited for it): noted in the run, then an `Issue`.
+    static func record(_ message: String, of run: RunningScenario, file: StaticString, line: UInt, expected: Bool) {
         let text = run.recorder.noteFailure(message, file: "\(file)", line: Int(line))
         FailureRouter.deliver(text, file: file, line: line, expected: expected, on: nil)
     }

@@ -290,8 +290,9 @@ enum ScenarioRunner {
         if scenario.needsAsync {
             await runAsyncWithTimeout(scenario, run)
         } else {
-            // The same synchronous path as XCTest, so a synchronous aroundEach wraps it.
-            runSynchronously(scenario, run)
+            // The same synchronous path as XCTest, so a synchronous aroundEach wraps it. The
+            // task-local marks this test's failures as the scenario's (see `RunningScenario.ofCaller`).
+            RunningScenario.$ofTask.withValue(run) { runSynchronously(scenario, run) }
         }
     }
 
@@ -308,8 +309,9 @@ enum ScenarioRunner {
         if await TaskDeadline.finishes(task, within: timeout) { return }
         run.expired.withLock { $0 = true }
         task.cancel()
+        // From the test's own task, which is not the run's: charged to the run explicitly.
         FailureRecording.record(
-            timeoutMessage(timeout), file: scenario.site.file, line: scenario.site.line, expected: false)
+            timeoutMessage(timeout), of: run, file: scenario.site.file, line: scenario.site.line, expected: false)
     }
 
     // MARK: Errors

@@ -10,7 +10,7 @@ enum StepRunner {
     ) {
         // A timed-out scenario's task runs no further step (the next test owns the process now).
         if RunningScenario.ofTask?.isExpired == true { return }
-        guard let run = RunningScenario.ofTask ?? RunningScenario.current.snapshot else {
+        guard let run = RunningScenario.ofCaller else {
             return runOutsideScenario(keyword, text, site) {
                 if let problem = attachment?.table?.problem { throw StepArgumentError(message: problem) }
                 try body()
@@ -35,7 +35,7 @@ enum StepRunner {
         _ body: () async throws -> Void
     ) async {
         if RunningScenario.ofTask?.isExpired == true { return }
-        guard let run = RunningScenario.ofTask ?? RunningScenario.current.snapshot else {
+        guard let run = RunningScenario.ofCaller else {
             do {
                 if let problem = attachment?.table?.problem { throw StepArgumentError(message: problem) }
                 try await body()

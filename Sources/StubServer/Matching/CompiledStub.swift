@@ -85,6 +85,20 @@ final class CompiledStub: Sendable {
         return true
     }
 
+    /// The stub's `cors` policy when it would serve the method `preflight` asks about at the
+    /// preflight's URI (conditions a preflight cannot carry, such as headers and body, are left out).
+    func corsPolicy(answering preflight: CORSPreflight, _ view: RequestView) -> CORSPolicy? {
+        guard let policy = plan.corsPolicy else { return nil }
+        for condition in conditions where condition.appliesToPreflight {
+            if case .method(let predicate) = condition.test {
+                if !predicate.matches(preflight.requestedMethod) { return nil }
+            } else if !condition.matches(view) {
+                return nil
+            }
+        }
+        return policy
+    }
+
     func reply(_ view: RequestView) -> HTTPReply {
         if let scenario, let next = scenario.next, let scenarioStates {
             scenarioStates.transition(scenario.name, from: scenario.requires, to: next)

@@ -109,6 +109,15 @@ final class RequestCondition: Sendable {
         }
     }
 
+    /// Whether a CORS preflight for the request can be checked against this condition: it carries
+    /// the URI, query and version, but none of the request's own headers, cookies or body.
+    var appliesToPreflight: Bool {
+        switch test {
+        case .uri, .uriWithin, .method, .version, .query, .mountedFile, .scenario: true
+        case .header, .cookie, .form, .text, .bodyBytes, .bodyJSON, .bodyXML, .jsonPath, .structureJSON, .structureXML, .xpath: false
+        }
+    }
+
     func matches(_ view: RequestView) -> Bool {
         switch kind {
         case .uri: return predicate.matches(view.path)

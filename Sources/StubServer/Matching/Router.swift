@@ -189,6 +189,11 @@ public final class Router: Sendable {
         if let stub = first.firstNonCatchAll(view) ?? second?.firstNonCatchAll(view) {
             return RouteResult(reply: stub.reply(view), stub: stub.reference)
         }
+        // Sessions that match OPTIONS themselves answered above; catch-alls come after.
+        if let preflight = CORSPreflight(view),
+           let (stub, policy) = first.firstCORSStub(answering: preflight, view) ?? second?.firstCORSStub(answering: preflight, view) {
+            return RouteResult(reply: CORSPreflight.reply(policy, view), stub: stub.reference)
+        }
         for stub in first.catchAlls where stub.matches(view) {
             return RouteResult(reply: stub.reply(view), stub: stub.reference)
         }
@@ -234,8 +239,29 @@ public final class Router: Sendable {
         if let found = index.firstMatch(path: view.path, method: view.method, check: ResidualCheck(stubs: stubReferences.buffer, view: view)) {
             return stubs[found]
         }
+        if let preflight = CORSPreflight(view), let (stub, _) = firstCORSStub(answering: preflight, view) { return stub }
         for stub in catchAlls where stub.matches(view) { return stub }
         return nil
+    }
+
+    /// The first non-catch-all stub with `cors` that would serve the preflight's requested method
+    /// at its URI. The index offers the candidates for that method; the check tries them.
+    private func firstCORSStub(answering preflight: CORSPreflight, _ view: RequestView) -> (CompiledStub, CORSPolicy)? {
+        let check = PreflightCheck(stubs: stubReferences.buffer, view: view, preflight: preflight)
+        guard let position = index.firstMatch(path: view.path, method: preflight.requestedMethod, check: check),
+              let policy = stubs[position].corsPolicy(answering: preflight, view)
+        else { return nil }
+        return (stubs[position], policy)
+    }
+
+    private struct PreflightCheck: CandidateCheck {
+        let stubs: UnsafeMutableBufferPointer<Unmanaged<CompiledStub>>
+        unowned(unsafe) let view: RequestView
+        let preflight: CORSPreflight
+
+        func accepts(_ position: Int) -> Bool {
+            stubs[position]._withUnsafeGuaranteedRef { $0.corsPolicy(answering: preflight, view) != nil }
+        }
     }
 
     /// The conditions of an offered stub that the index does not prove. Plain pointers: the
@@ -258,6 +284,9 @@ public final class Router: Sendable {
     func stubByLinearScan(matching request: HTTPRequest) -> StubReference? {
         let view = RequestView(request)
         for stub in stubs where stub.matches(view) { return stub.reference }
+        if let preflight = CORSPreflight(view) {
+            for stub in stubs where stub.corsPolicy(answering: preflight, view) != nil { return stub.reference }
+        }
         for stub in catchAlls where stub.matches(view) { return stub.reference }
         return nil
     }

@@ -17,6 +17,14 @@ final class ResponsePlan: Sendable {
     /// `on.complete`, fired once the response is ready.
     let event: EventPlan?
 
+    /// The `cors` policy applied last (the session's over its settings'), for answering preflights.
+    var corsPolicy: CORSPolicy? {
+        for step in steps.reversed() {
+            if case .cors(let policy) = step { return policy }
+        }
+        return nil
+    }
+
     init(steps: [ResponseStep], owner: StubReference, source: ReplySource? = nil, event: EventPlan? = nil) {
         self.steps = steps
         self.owner = owner
