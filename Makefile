@@ -26,10 +26,9 @@ check-doc-snippets: ## the docs' complete snippets are byte-for-byte files of Ex
 check-app-targets: ## app-linkable targets (DesignerNews, SpecKitAppSupport, TextScreen, StubServerClient) never reach XCTest
 	bash scripts/check-app-targets.sh
 
-# Release builds compile StubServer file by file: with whole-module optimisation the single
-# StubServer compile job ran for more than 16 minutes (6 GB) on 2 cores, file by file it
-# takes about 3 minutes. The bench scripts read the same flags.
-export SWIFT_RELEASE_FLAGS ?= -Xswiftc -no-whole-module-optimization
+# Extra flags for every release build (the bench scripts read them too), e.g.
+# SWIFT_RELEASE_FLAGS="-Xswiftc -no-whole-module-optimization" for a file-by-file build.
+export SWIFT_RELEASE_FLAGS ?=
 RELEASE_BUILD = $(SWIFT) build -c release $(SWIFT_RELEASE_FLAGS)
 # On Linux `stubserver` links the Swift runtime and Foundation statically (in their own build
 # folder): it starts in about a third of the time, as no Swift library is loaded and relocated.

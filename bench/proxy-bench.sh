@@ -7,8 +7,8 @@
 #
 # Knobs (environment): BENCH_DURATION seconds per wrk run (default 5), BENCH_ROUNDS (default 3).
 set -euo pipefail
-# Same release flags as the Makefile (whole-module optimisation of StubServer takes too long).
-RELEASE_FLAGS=(${SWIFT_RELEASE_FLAGS:--Xswiftc -no-whole-module-optimization})
+# Extra release flags, as the Makefile passes them (SWIFT_RELEASE_FLAGS).
+RELEASE_FLAGS=(${SWIFT_RELEASE_FLAGS-})
 
 cd "$(dirname "$0")/.."
 DURATION="${BENCH_DURATION:-5}"

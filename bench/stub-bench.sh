@@ -16,8 +16,8 @@
 # (default 1), BENCH_STATIC (default 1: the Swift runtime linked statically, as `make stub`
 # builds; 0 for a dynamic build), BENCH_CONFIGS (default "text file template tenk designernews").
 set -euo pipefail
-# Same release flags as the Makefile (whole-module optimisation of StubServer takes too long).
-RELEASE_FLAGS=(${SWIFT_RELEASE_FLAGS:--Xswiftc -no-whole-module-optimization})
+# Extra release flags, as the Makefile passes them (SWIFT_RELEASE_FLAGS).
+RELEASE_FLAGS=(${SWIFT_RELEASE_FLAGS-})
 
 cd "$(dirname "$0")/.."
 REPO="$(pwd)"
