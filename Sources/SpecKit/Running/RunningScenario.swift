@@ -42,20 +42,25 @@ final class RunningScenario: @unchecked Sendable {
         self.recorder = recorder
     }
 
-    /// Makes `run` the current scenario; snapshots taken in it are named after it.
+    /// Makes `run` the current scenario; snapshots taken in it are named after it. Under Swift
+    /// Testing the scenario's own tasks know it through ``RunningTest/scenarioOfTask`` too (see
+    /// ``ScenarioRunner``), as only they belong to it.
     static func begin(_ run: RunningScenario, swiftTestingSuite: String? = nil) {
         current.withLock { $0 = run }
-        let scenario = run.recorder.scenario
-        RunningTest.scenarioName = (scenario.contextPath + [scenario.title]).joined(separator: " - ")
-        RunningTest.scenarioTestName = scenario.testName
-        RunningTest.swiftTestingSuite = swiftTestingSuite
+        RunningTest.processScenario = run.testScenario(swiftTestingSuite: swiftTestingSuite)
     }
 
     static func end() {
         current.withLock { $0 = nil }
-        RunningTest.scenarioName = nil
-        RunningTest.scenarioTestName = nil
-        RunningTest.swiftTestingSuite = nil
+        RunningTest.processScenario = nil
+    }
+
+    /// This scenario as snapshots and re-run commands name it.
+    func testScenario(swiftTestingSuite: String?) -> RunningTest.Scenario {
+        let scenario = recorder.scenario
+        return RunningTest.Scenario(
+            name: (scenario.contextPath + [scenario.title]).joined(separator: " - "),
+            testName: scenario.testName, swiftTestingSuite: swiftTestingSuite)
     }
 }
 
