@@ -37,25 +37,49 @@ package enum RunningTest {
         state.withLock { $0.currentCase?.value }
     }
 
-    /// The SpecKit scenario running now, under either test library: its name without tags
-    /// (`Rainy days - Sunny day`) names snapshots taken inside it. Set by SpecKit.
-    package static var scenarioName: String? {
-        get { state.withLock { $0.scenarioName } }
-        set { state.withLock { $0.scenarioName = newValue } }
+    /// A SpecKit scenario as snapshots and re-run commands name it.
+    package struct Scenario: Sendable, Equatable {
+        /// Its name without tags (`Rainy days - Sunny day`), which names snapshots taken inside it.
+        package var name: String
+        /// Its unique test name (`Sunny day @smoke`), what `BDD_SCENARIO` matches.
+        package var testName: String
+        /// Its Swift Testing suite (`WeatherAppSpecs.ForecastFeature`); nil under XCTest.
+        package var swiftTestingSuite: String?
+
+        package init(name: String, testName: String, swiftTestingSuite: String?) {
+            self.name = name
+            self.testName = testName
+            self.swiftTestingSuite = swiftTestingSuite
+        }
     }
 
-    /// The running scenario's unique test name (`Sunny day @smoke`), what `BDD_SCENARIO` matches.
-    package static var scenarioTestName: String? {
-        get { state.withLock { $0.scenarioTestName } }
-        set { state.withLock { $0.scenarioTestName = newValue } }
+    /// The scenario running in this process, set by SpecKit. XCTest runs one test at a time, so
+    /// it names whatever runs now, even a GCD callback. Read ``scenario`` instead.
+    package static var processScenario: Scenario? {
+        get { state.withLock { $0.scenario } }
+        set { state.withLock { $0.scenario = newValue } }
     }
 
-    /// The Swift Testing suite (`WeatherAppSpecs.ForecastFeature`) of the running scenario;
-    /// nil under XCTest.
-    package static var swiftTestingSuite: String? {
-        get { state.withLock { $0.swiftTestingSuite } }
-        set { state.withLock { $0.swiftTestingSuite = newValue } }
+    /// The scenario a Swift Testing scenario's task (and every task it starts) belongs to.
+    @TaskLocal package static var scenarioOfTask: Scenario?
+
+    /// The SpecKit scenario the calling code runs in, under either test library. Under Swift
+    /// Testing only the task's own counts: plain tests run beside the one scenario there, and their
+    /// snapshots are theirs. Outside Swift Testing's tasks, the process's scenario.
+    package static var scenario: Scenario? {
+        if let scenario = scenarioOfTask { return scenario }
+        if FailureRouter.isInSwiftTesting { return nil }
+        return processScenario
     }
+
+    /// ``scenario``'s name without tags (`Rainy days - Sunny day`): it names snapshots taken inside it.
+    package static var scenarioName: String? { scenario?.name }
+
+    /// ``scenario``'s unique test name (`Sunny day @smoke`), what `BDD_SCENARIO` matches.
+    package static var scenarioTestName: String? { scenario?.testName }
+
+    /// The Swift Testing suite (`WeatherAppSpecs.ForecastFeature`) of ``scenario``; nil under XCTest.
+    package static var swiftTestingSuite: String? { scenario?.swiftTestingSuite }
 
     /// Starts watching test starts and ends, once per process. Call it as early as you can.
     package static func startObserving() {
@@ -146,9 +170,7 @@ private final class StateBox: @unchecked Sendable {
         var awaitingRootSuite = false
         var rootSuiteName: String?
         var currentCase: CaseBox?
-        var scenarioName: String?
-        var scenarioTestName: String?
-        var swiftTestingSuite: String?
+        var scenario: RunningTest.Scenario?
     }
 
     private let lock = NSLock()

@@ -75,6 +75,32 @@ final class SwiftTestingRunTests: XCTestCase {
         XCTAssertFalse(result.livingDoc.contains("got <\"plain\">"), result.livingDoc)
     }
 
+    /// `captureFailures` used one process-wide stack: a plain test's capture swallowed the failure of
+    /// the scenario running beside it, and a scenario's capture the failure of a plain test.
+    func testACaptureBesideAnotherTestHoldsOnlyItsOwnTestsFailures() throws {
+        let result = try FixtureProcess.run(
+            ["--testing-library", "swift-testing", "--filter", "FixtureCaptureCrossTalk"],
+            environment: ["SPECKIT_ST_CROSSTALK_CAPTURE": "1"])
+        let file = "FixtureCaptureCrossTalk.swift"
+        XCTAssertNotEqual(result.exitCode, 0, result.output)
+        // The tests did overlap, both ways round.
+        XCTAssertTrue(result.output.contains("TRACE: scenario fails while the plain test captures"), result.output)
+        XCTAssertTrue(result.output.contains("TRACE: plain test failed while the scenario captured"), result.output)
+        XCTAssertTrue(result.output.contains("TRACE: plain test captured []"), result.output)
+        XCTAssertTrue(result.output.contains("TRACE: scenario captured []"), result.output)
+        let scenarioLine = try FixtureProcess.line(of: "st-capture-scenario", in: file)
+        let scenarioIssue = result.lines.first { $0.contains("\(file):\(scenarioLine):") && $0.contains("recorded an issue") }
+        XCTAssertNotNil(scenarioIssue, "no issue at \(file):\(scenarioLine) in:\n\(result.output)")
+        XCTAssertTrue(result.output.contains("[Then its failure is its own] expected to equal <2>, got <1>"), result.output)
+        let plainLine = try FixtureProcess.line(of: "st-capture-plain", in: file)
+        let plainIssue = result.lines.first {
+            $0.contains("failsWhileAScenarioCaptures") && $0.contains("\(file):\(plainLine):") && $0.contains("recorded an issue")
+        }
+        XCTAssertNotNil(plainIssue, "no issue at \(file):\(plainLine) in:\n\(result.output)")
+        XCTAssertTrue(result.livingDoc.contains("expected to equal <2>, got <1>"), result.livingDoc)
+        XCTAssertFalse(result.livingDoc.contains("got <\"plain\">"), result.livingDoc)
+    }
+
     func testExpectationsInAPlainSwiftTestingTestAreIssuesToo() throws {
         let result = try fixtureRun()
         let line = try FixtureProcess.line(of: "st-plain", in: "FixturePapercutsFeature.swift")

@@ -42,27 +42,37 @@ final class RunningScenario: @unchecked Sendable {
         self.recorder = recorder
     }
 
-    /// Makes `run` the current scenario; snapshots taken in it are named after it.
+    /// Makes `run` the current scenario; snapshots taken in it are named after it. Under Swift
+    /// Testing the scenario's own tasks know it through ``RunningTest/scenarioOfTask`` too (see
+    /// ``ScenarioRunner``), as only they belong to it.
     static func begin(_ run: RunningScenario, swiftTestingSuite: String? = nil) {
         current.withLock { $0 = run }
-        let scenario = run.recorder.scenario
-        RunningTest.scenarioName = (scenario.contextPath + [scenario.title]).joined(separator: " - ")
-        RunningTest.scenarioTestName = scenario.testName
-        RunningTest.swiftTestingSuite = swiftTestingSuite
+        RunningTest.processScenario = run.testScenario(swiftTestingSuite: swiftTestingSuite)
     }
 
     static func end() {
         current.withLock { $0 = nil }
-        RunningTest.scenarioName = nil
-        RunningTest.scenarioTestName = nil
-        RunningTest.swiftTestingSuite = nil
+        RunningTest.processScenario = nil
+    }
+
+    /// This scenario as snapshots and re-run commands name it.
+    func testScenario(swiftTestingSuite: String?) -> RunningTest.Scenario {
+        let scenario = recorder.scenario
+        return RunningTest.Scenario(
+            name: (scenario.contextPath + [scenario.title]).joined(separator: " - "),
+            testName: scenario.testName, swiftTestingSuite: swiftTestingSuite)
     }
 }
 
 /// Records failures on the right test, at the spec author's file and line.
 enum FailureRecording {
-    /// Open `captureFailures` scopes, innermost last.
+    /// Open `captureFailures` scopes outside Swift Testing's tasks, innermost last. XCTest runs one
+    /// test at a time, so a GCD callback failing inside a test's scope is captured by it.
     static let captures = Locked<[[String]]>([])
+
+    /// The innermost `captureFailures` scope of the calling task, under Swift Testing: tests run in
+    /// parallel there, and a process-wide scope would take another test's failures.
+    @TaskLocal static var captureOfTask: FailureCapture?
 
     /// Routes TextSnapshot's failures (and any other `FailureRouter.record`) through
     /// ``record(_:file:line:expected:)``; done once, while the test list is built.
@@ -79,12 +89,7 @@ enum FailureRecording {
     /// report); then it is delivered to Swift Testing (`Issue.record`) inside a
     /// `@Test`, or to XCTest.
     static func record(_ message: String, file: StaticString, line: UInt, expected: Bool = true) {
-        let captured = captures.withLock { stack -> Bool in
-            guard !stack.isEmpty else { return false }
-            stack[stack.count - 1].append(message)
-            return true
-        }
-        if captured { return }
+        if capture(message) { return }
         if let stale = RunningScenario.ofTask, stale.isExpired {
             lateFailure(message, of: stale, file: "\(file)", line: Int(line))
             return
@@ -101,6 +106,21 @@ enum FailureRecording {
         }
         let text = run.recorder.noteFailure(message, file: "\(file)", line: Int(line))
         FailureRouter.deliver(text, file: file, line: line, expected: expected, on: nil)
+    }
+
+    /// Hands `message` to the caller's innermost `captureFailures` scope, if any: under Swift
+    /// Testing only its own task's (as ``RunningScenario/ofCaller``), else the process-wide one.
+    private static func capture(_ message: String) -> Bool {
+        if let scope = captureOfTask {
+            scope.append(message)
+            return true
+        }
+        if FailureRouter.isInSwiftTesting { return false }
+        return captures.withLock { stack -> Bool in
+            guard !stack.isEmpty else { return false }
+            stack[stack.count - 1].append(message)
+            return true
+        }
     }
 
     /// A failure SpecKit reports about `run` itself from outside the run's tasks (its timeout,
@@ -156,6 +176,11 @@ enum ErrorText {
 /// ```
 /// Plain `XCTAssert…` calls inside `body` still fail the test.
 public func captureFailures(_ body: () throws -> Void) rethrows -> [String] {
+    if FailureRouter.isInSwiftTesting {
+        let scope = FailureCapture()
+        try FailureRecording.$captureOfTask.withValue(scope, operation: body)
+        return scope.messages
+    }
     FailureRecording.captures.withLock { $0.append([]) }
     defer { _ = FailureRecording.captures.withLock { $0.removeLast() } }
     try body()
@@ -166,8 +191,22 @@ public func captureFailures(_ body: () throws -> Void) rethrows -> [String] {
 public func captureFailures(
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
 ) async rethrows -> [String] {
+    if FailureRouter.isInSwiftTesting {
+        let scope = FailureCapture()
+        try await FailureRecording.$captureOfTask.withValue(scope, operation: body, isolation: isolation)
+        return scope.messages
+    }
     FailureRecording.captures.withLock { $0.append([]) }
     defer { _ = FailureRecording.captures.withLock { $0.removeLast() } }
     try await body()
     return FailureRecording.captures.withLock { $0[$0.count - 1] }
+}
+
+/// One `captureFailures` scope under Swift Testing; tasks the scope's body starts append to it too.
+final class FailureCapture: Sendable {
+    private let captured = Locked<[String]>([])
+
+    func append(_ message: String) { captured.withLock { $0.append(message) } }
+
+    var messages: [String] { captured.snapshot }
 }

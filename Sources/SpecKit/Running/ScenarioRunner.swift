@@ -287,12 +287,15 @@ enum ScenarioRunner {
         let run = RunningScenario(spec: nil, recorder: recorder)
         RunningScenario.begin(run, swiftTestingSuite: suite)
         defer { RunningScenario.end() }
-        if scenario.needsAsync {
-            await runAsyncWithTimeout(scenario, run)
-        } else {
-            // The same synchronous path as XCTest, so a synchronous aroundEach wraps it. The
-            // task-local marks this test's failures as the scenario's (see `RunningScenario.ofCaller`).
-            RunningScenario.$ofTask.withValue(run) { runSynchronously(scenario, run) }
+        // Snapshots taken in this test's tasks are named after the scenario; a plain test's beside it are not.
+        await RunningTest.$scenarioOfTask.withValue(run.testScenario(swiftTestingSuite: suite)) {
+            if scenario.needsAsync {
+                await runAsyncWithTimeout(scenario, run)
+            } else {
+                // The same synchronous path as XCTest, so a synchronous aroundEach wraps it. The
+                // task-local marks this test's failures as the scenario's (see `RunningScenario.ofCaller`).
+                RunningScenario.$ofTask.withValue(run) { runSynchronously(scenario, run) }
+            }
         }
     }
 
