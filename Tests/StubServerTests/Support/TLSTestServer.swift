@@ -5,7 +5,7 @@ import XCTest
 /// An HTTPS server for upstream tests: `openssl s_server -WWW` serving the files of a temporary
 /// directory on 127.0.0.1 with an ephemeral port, under a certificate made for the test
 /// (`localhost` and, unless told otherwise, `127.0.0.1`). Each response is HTTP/1.0 and closes
-/// the connection. Skips the test when the `openssl` command is missing.
+/// the connection. Skips the test when the `openssl` command is missing, and on Apple platforms.
 final class TLSTestServer {
     let directory: TemporaryDirectory
     let port: Int
@@ -14,6 +14,10 @@ final class TLSTestServer {
     private let process = Process()
 
     init(files: [String: String], certificateNames: String = "DNS:localhost,IP:127.0.0.1") throws {
+        #if canImport(Darwin)
+        // There https goes through URLSession and the keychain's trust, not OpenSSL.
+        throw XCTSkip("Linux only: on Apple platforms https upstreams use URLSession")
+        #else
         guard let openssl = Self.openssl else { throw XCTSkip("the openssl command is not installed") }
         directory = try TemporaryDirectory()
         for (name, text) in files { try directory.write(name, text) }
@@ -62,6 +66,7 @@ final class TLSTestServer {
             throw NSError(domain: "TLSTestServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "openssl s_server printed no port: \(seen.value)"])
         }
         self.port = port
+        #endif
     }
 
     deinit {
