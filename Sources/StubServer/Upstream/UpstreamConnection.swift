@@ -29,6 +29,8 @@ final class UpstreamConnection: PollHandler {
     /// The TLS session of an `https` upstream; bytes then go through it instead of the socket.
     private var tls: TLSSession?
     #endif
+    /// The last write could not go on until the peer sends something (TLS only).
+    private var writeWaitsForRead = false
     private var loop: EventLoop { pool.client.loop }
     private var configuration: UpstreamClient.Configuration { pool.client.configuration }
 
@@ -124,7 +126,7 @@ final class UpstreamConnection: PollHandler {
             continueHandshake()
             #endif
         case .writing:
-            if event.writable || event.hangup { flush() }
+            if event.writable || event.hangup || (writeWaitsForRead && event.readable) { flush() }
             if state == .reading && (event.readable || event.hangup) { read() }
         case .reading:
             read()
@@ -146,7 +148,8 @@ final class UpstreamConnection: PollHandler {
             case .bytes(let count):
                 written += count
             case .wouldBlock:
-                setWriting(true)
+                // A TLS write can wait for the peer's bytes (a renegotiation) instead of room.
+                setWriting(!writeWaitsForRead)
                 return
             case .endOfFile, .failed:
                 connectionLost("the connection closed while sending the request")
@@ -197,11 +200,15 @@ final class UpstreamConnection: PollHandler {
     // MARK: Transport: the socket, or the TLS session over it
 
     private func send(_ bytes: UnsafeRawPointer, count: Int) -> SystemCalls.IOResult {
+        writeWaitsForRead = false
         #if !canImport(Darwin)
         if let tls {
             switch tls.write(bytes, count: count) {
             case .done(let sent): return .bytes(sent)
-            case .wantRead, .wantWrite: return .wouldBlock
+            case .wantRead:
+                writeWaitsForRead = true
+                return .wouldBlock
+            case .wantWrite: return .wouldBlock
             case .closed: return .endOfFile
             case .failed: return .failed(EPROTO)
             }
