@@ -99,8 +99,16 @@ final class UpstreamTLSTests: XCTestCase {
 /// What a running `stubserver` loads: URLSession's FoundationNetworking (and libcurl with some
 /// thirty libraries behind it) never; OpenSSL only once an `https` upstream is called.
 final class StubserverLoadedLibrariesTests: XCTestCase {
-    private func mappedFiles(_ pid: Int32) throws -> String {
-        try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
+    /// All of `/proc/PID/maps`. Not `String(contentsOfFile:)`: for a file that reports size 0 it
+    /// stops at the first read shorter than 4 KiB, and the kernel hands out maps a few whole lines
+    /// at a time, so it returned the first ~4 KiB only (libssl beyond them in some runs).
+    private func mappedFiles(_ pid: Int32, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let handle = try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/\(pid)/maps"), file: file, line: line)
+        defer { try? handle.close() }
+        let text = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+        // The stack is mapped near the top of the address space, so listed near the end.
+        XCTAssertTrue(text.contains("[stack]"), "read only part of /proc/\(pid)/maps:\n\(text)", file: file, line: line)
+        return text
     }
 
     func testStartsWithoutFoundationNetworkingAndLoadsOpenSSLOnlyForHTTPS() throws {
