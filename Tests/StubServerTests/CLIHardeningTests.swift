@@ -78,6 +78,36 @@ final class CLIHardeningTests: XCTestCase {
         XCTAssertEqual(process.waitForExit(), 0)
     }
 
+    #if os(Linux)
+    /// Before, one accept burst took every waiting connection: 128 silent ones queued behind the
+    /// real request pushed it out unread (with its key in the socket), the server kept running,
+    /// and `stubserver shutdown` still exited 0. The burst is made certain here by stopping the
+    /// server while the connections queue up.
+    func testAShutdownRequestQueuedBeforeABurstOfSilentClientsStillStopsTheServer() throws {
+        let (process, _, shutdownPort) = try start()
+        let pid = process.process.processIdentifier
+        func descriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0 }
+        let idle = descriptors()
+        // The server holds 128 silent clients: its limit.
+        var silent: [RawHTTPClient] = []
+        for _ in 0..<ShutdownPortLimit.maxClients { silent.append(try RawHTTPClient(port: shutdownPort)) }
+        let deadline = Date().addingTimeInterval(30)
+        while descriptors() < idle + ShutdownPortLimit.maxClients && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        XCTAssertGreaterThanOrEqual(descriptors(), idle + ShutdownPortLimit.maxClients, "the server did not take the silent clients")
+        // Stopped, the server accepts nothing: the request and 128 more wait in the listen queue.
+        kill(pid, SIGSTOP)
+        var resumed = false
+        defer { if !resumed { kill(pid, SIGCONT) } }
+        let request = try RawHTTPClient(port: shutdownPort)
+        try request.send("_SHUTDOWN_MOCO_KEY\n")
+        for _ in 0..<ShutdownPortLimit.maxClients { silent.append(try RawHTTPClient(port: shutdownPort, timeout: 1)) }
+        kill(pid, SIGCONT)
+        resumed = true
+        XCTAssertEqual(process.waitForExit(), 0, "the queued shutdown request was dropped")
+        silent.removeAll()
+    }
+    #endif
+
     /// A hot edit to `"latency": 1e308` used to end the process; it is reported and the last
     /// good configuration keeps serving.
     func testHostileHotEditKeepsTheServerRunning() throws {
@@ -93,4 +123,9 @@ final class CLIHardeningTests: XCTestCase {
         process.send(signal: SIGTERM)
         XCTAssertEqual(process.waitForExit(), 0)
     }
+}
+
+/// `ShutdownPort.maxClients` (in the CLI target, which tests cannot import).
+private enum ShutdownPortLimit {
+    static let maxClients = 128
 }
