@@ -156,26 +156,27 @@ final class ShutdownPort: @unchecked Sendable {
     }
 
     /// The client side, for `stubserver shutdown -s PORT`: sends the key and waits until the
-    /// server closes the connection (after it stopped). A connection dropped without the key
-    /// being taken (a flood of silent clients pushes out the oldest) is tried again; once the
-    /// port refuses connections the server is gone.
+    /// server closes the connection (after it stopped), then until the port refuses connections.
+    /// A close is not proof: a flood of silent clients pushes out the oldest, possibly this one
+    /// before its key arrived. So the request is sent again until nothing listens any more.
     static func requestShutdown(port: Int, timeout: TimeInterval = 30) throws {
         let deadline = Date(timeIntervalSinceNow: timeout)
         var attempts = 0
         while true {
             attempts += 1
             switch try attemptShutdown(port: port, retrying: attempts > 1) {
-            case .stopped: return
-            case .dropped:
+            case .gone: return
+            case .closed:
                 guard Date() < deadline else {
-                    throw RuntimeFailure("shutdown port \(port) dropped the request \(attempts) times in \(Int(timeout)) s")
+                    throw RuntimeFailure("shutdown port \(port) still listens \(Int(timeout)) s after \(attempts) requests to stop")
                 }
                 usleep(20_000)
             }
         }
     }
 
-    private enum Attempt { case stopped, dropped }
+    /// `gone`: the port refuses connections. `closed`: the connection ended, in order or not.
+    private enum Attempt { case gone, closed }
 
     private static func attemptShutdown(port: Int, retrying: Bool) throws -> Attempt {
         #if canImport(Glibc)
@@ -195,7 +196,7 @@ final class ShutdownPort: @unchecked Sendable {
         }
         guard connected == 0 else {
             let code = errno
-            if retrying && code == ECONNREFUSED { return .stopped } // gone since the last attempt
+            if retrying && code == ECONNREFUSED { return .gone }
             throw RuntimeFailure("nothing is listening on shutdown port \(port) (\(String(cString: strerror(code))))")
         }
         let message = Array((key + "\n").utf8)
@@ -205,7 +206,7 @@ final class ShutdownPort: @unchecked Sendable {
         let flags: Int32 = 0
         #endif
         let sent = message.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, flags) }
-        if sent != message.count { return .dropped }
+        if sent != message.count { return .closed }
         var timeout = timeval()
         timeout.tv_sec = 30
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -213,12 +214,12 @@ final class ShutdownPort: @unchecked Sendable {
         while true {
             let count = recv(fd, &byte, 1, 0)
             if count > 0 { continue }
-            if count == 0 { return .stopped } // closed in order: the server has stopped
+            if count == 0 { return .closed } // stopped, or dropped before the key arrived
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK:
                 throw RuntimeFailure("shutdown port \(port) took the request but the server did not stop within 30 s")
-            default: return .dropped // reset: closed without taking the key
+            default: return .closed // reset: dropped without taking the key
             }
         }
     }

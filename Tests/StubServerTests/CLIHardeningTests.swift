@@ -108,6 +108,17 @@ final class CLIHardeningTests: XCTestCase {
     }
     #endif
 
+    /// Before, any close of its connection counted as "stopped": a port that dropped the request
+    /// before the key arrived (as a flood's eviction does) made `stubserver shutdown` exit 0
+    /// with the server still running. Here a stand-in port closes the first connection unread,
+    /// takes the key on the second, then stops listening.
+    func testShutdownCommandSendsAgainWhenItsRequestWasDroppedUnread() throws {
+        let port = try DroppingShutdownPort()
+        let result = try StubServerProcess.run(["shutdown", "-s", "\(port.port)"])
+        XCTAssertEqual(result.status, 0, "\(result.stderr)")
+        XCTAssertEqual(port.received, "_SHUTDOWN_MOCO_KEY\n", "the key never reached the port")
+    }
+
     /// A hot edit to `"latency": 1e308` used to end the process; it is reported and the last
     /// good configuration keeps serving.
     func testHostileHotEditKeepsTheServerRunning() throws {
@@ -128,4 +139,61 @@ final class CLIHardeningTests: XCTestCase {
 /// `ShutdownPort.maxClients` (in the CLI target, which tests cannot import).
 private enum ShutdownPortLimit {
     static let maxClients = 128
+}
+
+/// A shutdown port that closes its first connection without reading, reads the key from the
+/// second, then closes the listener and that connection (as a server that stopped).
+private final class DroppingShutdownPort: @unchecked Sendable {
+    let port: Int
+    private let listener: Int32
+    private let lock = NSLock()
+    private var text = ""
+    private let done = DispatchSemaphore(value: 0)
+
+    var received: String {
+        _ = done.wait(timeout: .now() + 30)
+        lock.lock(); defer { lock.unlock() }
+        return text
+    }
+
+    init() throws {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 8) == 0 else { throw NSError(domain: "DroppingShutdownPort", code: Int(errno)) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread.detachNewThread { [self] in serve() }
+    }
+
+    private func serve() {
+        defer { done.signal() }
+        let first = accept(listener, nil, nil)
+        guard first >= 0 else { return }
+        close(first) // dropped before a byte was read
+        let second = accept(listener, nil, nil)
+        guard second >= 0 else { return }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64)
+        while !bytes.contains(UInt8(ascii: "\n")) {
+            let count = chunk.withUnsafeMutableBytes { recv(second, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            bytes += chunk[0..<count]
+        }
+        lock.lock(); text = String(decoding: bytes, as: UTF8.self); lock.unlock()
+        close(listener) // stopped: the port refuses from now on
+        close(second)
+    }
 }
