@@ -118,8 +118,11 @@ final class ShutdownPort: @unchecked Sendable {
         }
     }
 
+    /// At most `maxClients` per round: every client accepted in a round is still there when the
+    /// next round reads. An unbounded burst used to push out, unread, a client whose key was
+    /// waiting in its socket (128 flood connections accepted right after it).
     private func acceptClients(into clients: inout [Client], now: UInt64) {
-        while true {
+        for _ in 0..<Self.maxClients {
             let client = accept(fd, nil, nil)
             if client < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
@@ -153,12 +156,35 @@ final class ShutdownPort: @unchecked Sendable {
     }
 
     /// The client side, for `stubserver shutdown -s PORT`: sends the key and waits until the
-    /// server closes the connection (after it stopped).
-    static func requestShutdown(port: Int) throws {
+    /// server closes the connection (after it stopped), then until the port refuses connections.
+    /// A close is not proof: a flood of silent clients pushes out the oldest, possibly this one
+    /// before its key arrived. So the request is sent again until nothing listens any more.
+    static func requestShutdown(port: Int, timeout: TimeInterval = 30) throws {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        var attempts = 0
+        while true {
+            attempts += 1
+            switch try attemptShutdown(port: port, retrying: attempts > 1) {
+            case .gone: return
+            case .closed:
+                guard Date() < deadline else {
+                    throw RuntimeFailure("shutdown port \(port) still listens \(Int(timeout)) s after \(attempts) requests to stop")
+                }
+                usleep(20_000)
+            }
+        }
+    }
+
+    /// `gone`: the port refuses connections. `closed`: the connection ended, in order or not.
+    private enum Attempt { case gone, closed }
+
+    private static func attemptShutdown(port: Int, retrying: Bool) throws -> Attempt {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
         defer { closeDescriptor(fd) }
         var address = sockaddr_in()
@@ -169,15 +195,33 @@ final class ShutdownPort: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else {
-            throw RuntimeFailure("nothing is listening on shutdown port \(port) (\(String(cString: strerror(errno))))")
+            let code = errno
+            if retrying && code == ECONNREFUSED { return .gone }
+            throw RuntimeFailure("nothing is listening on shutdown port \(port) (\(String(cString: strerror(code))))")
         }
         let message = Array((key + "\n").utf8)
-        _ = message.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        #if canImport(Glibc)
+        let flags = Int32(MSG_NOSIGNAL) // a dropped connection is an error to handle, not SIGPIPE
+        #else
+        let flags: Int32 = 0
+        #endif
+        let sent = message.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, flags) }
+        if sent != message.count { return .closed }
         var timeout = timeval()
         timeout.tv_sec = 30
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var byte: UInt8 = 0
-        while recv(fd, &byte, 1, 0) > 0 {}
+        while true {
+            let count = recv(fd, &byte, 1, 0)
+            if count > 0 { continue }
+            if count == 0 { return .closed } // stopped, or dropped before the key arrived
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK:
+                throw RuntimeFailure("shutdown port \(port) took the request but the server did not stop within 30 s")
+            default: return .closed // reset: dropped without taking the key
+            }
+        }
     }
 }
 

@@ -85,6 +85,19 @@ enum StartCommand {
         } catch {
             throw RuntimeFailure("\(error)")
         }
+        // Watching starts before the start line: an edit made once the line is out (a user's,
+        // or a test's that waits for it) was missed when it landed before the watch was armed.
+        server.watchConfiguration { event in
+            log.flush()
+            switch event {
+            case .reloaded(let files):
+                Console.out("\(files.map(displayName).joined(separator: ", ")) changed; configuration reloaded")
+                for warning in server.warnings { Console.err("stubserver: warning: \(warning)") }
+            case .failed(let files, let error):
+                Console.err("\(files.map(displayName).joined(separator: ", ")) changed but the configuration is broken; still serving the last good one:")
+                for line in "\(error)".split(separator: "\n") { Console.err("  \(line)") }
+            }
+        }
         Console.out("Server is started at \(server.port)")
         let loops = server.eventLoopCount
         Console.out("Event loops: \(loops) (\(threads == nil ? "one per usable CPU" : "--threads"))")
@@ -105,18 +118,6 @@ enum StartCommand {
             throw error
         }
         Console.out("Shutdown port is \(shutdown.port)")
-
-        server.watchConfiguration { event in
-            log.flush()
-            switch event {
-            case .reloaded(let files):
-                Console.out("\(files.map(displayName).joined(separator: ", ")) changed; configuration reloaded")
-                for warning in server.warnings { Console.err("stubserver: warning: \(warning)") }
-            case .failed(let files, let error):
-                Console.err("\(files.map(displayName).joined(separator: ", ")) changed but the configuration is broken; still serving the last good one:")
-                for line in "\(error)".split(separator: "\n") { Console.err("  \(line)") }
-            }
-        }
 
         // Signals are waited for on a thread of their own (never the global dispatch pool,
         // which a flood of work can starve), so SIGTERM stops within the graceful-stop time.

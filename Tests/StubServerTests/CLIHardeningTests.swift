@@ -78,6 +78,47 @@ final class CLIHardeningTests: XCTestCase {
         XCTAssertEqual(process.waitForExit(), 0)
     }
 
+    #if os(Linux)
+    /// Before, one accept burst took every waiting connection: 128 silent ones queued behind the
+    /// real request pushed it out unread (with its key in the socket), the server kept running,
+    /// and `stubserver shutdown` still exited 0. The burst is made certain here by stopping the
+    /// server while the connections queue up.
+    func testAShutdownRequestQueuedBeforeABurstOfSilentClientsStillStopsTheServer() throws {
+        let (process, _, shutdownPort) = try start()
+        let pid = process.process.processIdentifier
+        func descriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0 }
+        let idle = descriptors()
+        // The server holds 128 silent clients: its limit.
+        var silent: [RawHTTPClient] = []
+        for _ in 0..<ShutdownPortLimit.maxClients { silent.append(try RawHTTPClient(port: shutdownPort)) }
+        let deadline = Date().addingTimeInterval(30)
+        while descriptors() < idle + ShutdownPortLimit.maxClients && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        XCTAssertGreaterThanOrEqual(descriptors(), idle + ShutdownPortLimit.maxClients, "the server did not take the silent clients")
+        // Stopped, the server accepts nothing: the request and 128 more wait in the listen queue.
+        kill(pid, SIGSTOP)
+        var resumed = false
+        defer { if !resumed { kill(pid, SIGCONT) } }
+        let request = try RawHTTPClient(port: shutdownPort)
+        try request.send("_SHUTDOWN_MOCO_KEY\n")
+        for _ in 0..<ShutdownPortLimit.maxClients { silent.append(try RawHTTPClient(port: shutdownPort, timeout: 1)) }
+        kill(pid, SIGCONT)
+        resumed = true
+        XCTAssertEqual(process.waitForExit(), 0, "the queued shutdown request was dropped")
+        silent.removeAll()
+    }
+    #endif
+
+    /// Before, any close of its connection counted as "stopped": a port that dropped the request
+    /// before the key arrived (as a flood's eviction does) made `stubserver shutdown` exit 0
+    /// with the server still running. Here a stand-in port closes the first connection unread,
+    /// takes the key on the second, then stops listening.
+    func testShutdownCommandSendsAgainWhenItsRequestWasDroppedUnread() throws {
+        let port = try DroppingShutdownPort()
+        let result = try StubServerProcess.run(["shutdown", "-s", "\(port.port)"])
+        XCTAssertEqual(result.status, 0, "\(result.stderr)")
+        XCTAssertEqual(port.received, "_SHUTDOWN_MOCO_KEY\n", "the key never reached the port")
+    }
+
     /// A hot edit to `"latency": 1e308` used to end the process; it is reported and the last
     /// good configuration keeps serving.
     func testHostileHotEditKeepsTheServerRunning() throws {
@@ -92,5 +133,67 @@ final class CLIHardeningTests: XCTestCase {
         XCTAssertEqual(try RawHTTPClient.get(port: port, "/hello").text, "v3")
         process.send(signal: SIGTERM)
         XCTAssertEqual(process.waitForExit(), 0)
+    }
+}
+
+/// `ShutdownPort.maxClients` (in the CLI target, which tests cannot import).
+private enum ShutdownPortLimit {
+    static let maxClients = 128
+}
+
+/// A shutdown port that closes its first connection without reading, reads the key from the
+/// second, then closes the listener and that connection (as a server that stopped).
+private final class DroppingShutdownPort: @unchecked Sendable {
+    let port: Int
+    private let listener: Int32
+    private let lock = NSLock()
+    private var text = ""
+    private let done = DispatchSemaphore(value: 0)
+
+    var received: String {
+        _ = done.wait(timeout: .now() + 30)
+        lock.lock(); defer { lock.unlock() }
+        return text
+    }
+
+    init() throws {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 8) == 0 else { throw NSError(domain: "DroppingShutdownPort", code: Int(errno)) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread.detachNewThread { [self] in serve() }
+    }
+
+    private func serve() {
+        defer { done.signal() }
+        let first = accept(listener, nil, nil)
+        guard first >= 0 else { return }
+        close(first) // dropped before a byte was read
+        let second = accept(listener, nil, nil)
+        guard second >= 0 else { return }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64)
+        while !bytes.contains(UInt8(ascii: "\n")) {
+            let count = chunk.withUnsafeMutableBytes { recv(second, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            bytes += chunk[0..<count]
+        }
+        lock.lock(); text = String(decoding: bytes, as: UTF8.self); lock.unlock()
+        close(listener) // stopped: the port refuses from now on
+        close(second)
     }
 }

@@ -99,21 +99,16 @@ final class UpstreamTLSTests: XCTestCase {
 /// What a running `stubserver` loads: URLSession's FoundationNetworking (and libcurl with some
 /// thirty libraries behind it) never; OpenSSL only once an `https` upstream is called.
 final class StubserverLoadedLibrariesTests: XCTestCase {
-    /// `/proc/PID/maps`, read to its end with read(2): the file reports size 0, and a read
-    /// that trusts the size (or one buffer) can stop after the first page.
-    private func mappedFiles(_ pid: Int32) throws -> String {
-        let fd = open("/proc/\(pid)/maps", O_RDONLY)
-        guard fd >= 0 else { throw XCTSkip("cannot read /proc/\(pid)/maps") }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count > 0 { bytes += chunk[..<count]; continue }
-            if count < 0 && errno == EINTR { continue }
-            break
-        }
-        return String(decoding: bytes, as: UTF8.self)
+    /// All of `/proc/PID/maps`. Not `String(contentsOfFile:)`: for a file that reports size 0 it
+    /// stops at the first read shorter than 4 KiB, and the kernel hands out maps a few whole lines
+    /// at a time, so it returned the first ~4 KiB only (libssl beyond them in some runs).
+    private func mappedFiles(_ pid: Int32, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let handle = try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/\(pid)/maps"), file: file, line: line)
+        defer { try? handle.close() }
+        let text = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+        // The stack is mapped near the top of the address space, so listed near the end.
+        XCTAssertTrue(text.contains("[stack]"), "read only part of /proc/\(pid)/maps:\n\(text)", file: file, line: line)
+        return text
     }
 
     func testStartsWithoutFoundationNetworkingAndLoadsOpenSSLOnlyForHTTPS() throws {
