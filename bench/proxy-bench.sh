@@ -32,7 +32,8 @@ BIN="$(swift build -c release "${RELEASE_FLAGS[@]}" --show-bin-path)"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/stubserver-proxy-bench.XXXXXX")"
 PIDS=()
 cleanup() {
-    for pid in "${PIDS[@]:-}"; do
+    # `start` runs in a command substitution (a subshell), so its servers' pids are in files.
+    for pid in "${PIDS[@]:-}" $(cat "$WORK"/*.pid 2>/dev/null); do
         [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
     done
     rm -rf "$WORK"
@@ -46,7 +47,7 @@ printf '[{"request":{"uri":"/bench"},"response":{"headers":{"Content-Type":"appl
 # Starts a stubserver on a free port; prints the port.
 start() {  # $1: config, $2: log file
     "$BIN/stubserver" start -p 0 -q -c "$1" > "$2" 2>&1 &
-    PIDS+=($!)
+    echo $! > "$2.pid"
     for _ in $(seq 1 200); do
         port=$(sed -n 's/^Server is started at \([0-9]*\).*/\1/p' "$2")
         [ -n "$port" ] && { echo "$port"; return; }
