@@ -120,6 +120,14 @@ final class FileCache: @unchecked Sendable {
         #endif
     }
 
+    /// Counts a hit on `key`'s entry and marks it the most recently used. The caller holds `lock`.
+    private func noteHit(_ key: String, _ entry: inout Entry) {
+        tick &+= 1
+        entry.lastUse = tick
+        entries[key] = entry
+        statistics.hits += 1
+    }
+
     /// Watches the root, each directory below it on the way to the file, and the file. False
     /// when a watch cannot be added (limits): then the file is checked on every request.
     private func watchPath(realRoot: String, components: [String], lastIsFile: Bool = true) -> Bool {
@@ -206,13 +214,9 @@ final class FileCache: @unchecked Sendable {
         }
         if let trustedIn = trusted[target.key], trustedIn == generation, var entry = entries[target.key] {
             if entry.identity.size >= limit { lock.unlock(); return .success(nil) }
-            tick &+= 1
-            entry.lastUse = tick
-            let bytes = entry.bytes
-            entries[target.key] = entry
-            statistics.hits += 1
+            noteHit(target.key, &entry)
             lock.unlock()
-            return .success(File(key: target.key, identity: entry.identity, bytes: bytes))
+            return .success(File(key: target.key, identity: entry.identity, bytes: entry.bytes))
         }
         lock.unlock()
         // Watch before opening, then note the generation: a change from here on untrusts.
@@ -236,14 +240,10 @@ final class FileCache: @unchecked Sendable {
         if opened.identity.size >= limit { return .success(nil) }
         lock.lock()
         if var entry = entries[opened.key], entry.identity == opened.identity {
-            tick &+= 1
-            entry.lastUse = tick
-            let bytes = entry.bytes
-            entries[opened.key] = entry
-            statistics.hits += 1
+            noteHit(opened.key, &entry)
             lock.unlock()
             if trustable { trust(target.key, since: generationBeforeOpen) }
-            return .success(File(key: opened.key, identity: opened.identity, bytes: bytes))
+            return .success(File(key: opened.key, identity: opened.identity, bytes: entry.bytes))
         }
         statistics.misses += 1
         lock.unlock()
