@@ -26,6 +26,7 @@ final class SavedExchangeFile: @unchecked Sendable {
     init(path: String) throws(StubCompileProblem) {
         self.path = path
         queue = SavedFileQueues.queue(for: path)
+        AtomicFileWriter.removeOrphans(of: path) // an earlier run killed mid-write
         guard let data = FileManager.default.contents(atPath: path), !data.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) else {
             exchanges = []
             return
