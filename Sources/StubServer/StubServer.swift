@@ -526,13 +526,13 @@ struct JournalingResponder: HTTPResponder {
         let result = routes.routing.route(request)
         var reply = result.reply
         let stub = result.stub
-        let nearMiss = result.nearMiss
+        let nearMisses = result.nearMisses
         let previous = reply.onSent
         let journal = journal
         let logger = logger
         reply.onSent = { status, elapsed in
             previous?(status, elapsed)
-            let entry = journal.record(request: request, stub: stub, status: status, duration: elapsed, nearMiss: nearMiss)
+            let entry = journal.record(request: request, stub: stub, status: status, duration: elapsed, nearMisses: nearMisses)
             logger?(entry)
         }
         return reply
