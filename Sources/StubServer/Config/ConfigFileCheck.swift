@@ -94,7 +94,7 @@ extension LoadRun {
         if let shadowed = location.shadowed {
             warn(file, path, "\(quoted(name)) is both \(quoted(location.path)) (working directory) and \(quoted(shadowed)) (next to the configuration); the working directory's is used, as in moco")
         }
-        guard !location.exists, kind != "tape" else { return }
+        guard !location.exists, kind != "tape", !warnings.contains(where: { $0.message.contains(quoted(location.path)) }) else { return }
         let looked = location.candidates.map { quoted($0) }.joined(separator: " and ")
         let consequence = kind == "failover"
             ? "until the upstream answers once (saved there), a failover has nothing to replay"
