@@ -11,7 +11,7 @@ import Darwin
 /// The subcommands, and moco's task names that mean one of them (`java -jar moco-runner.jar http …`
 /// is `stubserver start …`). Add an alias here when another moco task maps onto a subcommand.
 enum Subcommands {
-    static let names = ["start", "shutdown", "validate", "requests", "reset", "version", "help"]
+    static let names = ["start", "https", "socket", "cert", "shutdown", "validate", "requests", "reset", "version", "help"]
     static let aliases = ["http": "start"]
 }
 
@@ -29,6 +29,12 @@ func runStubServer(_ arguments: [String]) -> Int32 {
             return 0
         case "start":
             return try StartCommand.run(rest)
+        case "https":
+            return try StartCommand.run(rest, https: true)
+        case "socket":
+            return try SocketCommand.run(rest)
+        case "cert":
+            return try DevelopmentCertificateCommand.run(rest)
         case "shutdown":
             return try ShutdownCommand.run(rest)
         case "validate":
