@@ -35,12 +35,16 @@ enum UpstreamCompiler {
         return nil
     }
 
-    /// The absolute path of a tape or saved-exchange file, confined to the stub's roots
-    /// (these files are written back: an absolute or climbing name could replace any file).
+    /// Where a tape or saved-exchange file lives: moco's rule (the working directory), keeping
+    /// names next to the configuration working (`SavedFileLocation`), then confined to the
+    /// stub's roots — these files are written back, so an absolute or climbing name could
+    /// replace any file.
     private static func resolve(_ file: String, scope: StubScope) throws(StubCompileProblem) -> String {
-        switch PathConfinement.resolve(file, relativeTo: scope.fileRoot, in: PathConfinement(scope: scope)) {
+        let located = SavedFileLocation.resolve(file, scope: scope).path
+        switch PathConfinement.resolve(located, relativeTo: "/", in: PathConfinement(scope: scope)) {
         case .success(let path): return path
-        case .failure(let failure): throw StubCompileProblem(path: "", message: failure.message)
+        case .failure(let failure):
+            throw StubCompileProblem(path: "", message: failure.message + (located == file ? "" : " (\(quoted(file)) as written)"))
         }
     }
 
