@@ -196,6 +196,9 @@ final class HTTPConnection: PollHandler {
             deadline = bodyDeadline()
         }
         process()
+        // A body's bytes now sit in the parser: the read buffer (grown to 64 KiB by a burst)
+        // is given back, or 200 stalled uploads would each hold one outside the budget.
+        if phase == .body { input.shrinkIfIdle(above: 16 * 1024) }
         if peerClosed && !isClosed { peerDidClose() }
     }
 
@@ -259,12 +262,14 @@ final class HTTPConnection: PollHandler {
                 return false
             case .headComplete(let framing):
                 if case .length(let length) = framing.body {
-                    // A large upload must fit the budget (after the journal shed old bodies).
-                    guard context.memory.admit(length) else {
+                    // A large upload must fit the budget (after the journal shed old bodies);
+                    // it is counted at once, so another loop cannot take the same room.
+                    guard context.memory.reserve(length) else {
                         rejectForMemory(parser.pendingRequestLine)
                         return false
                     }
                     bodyReserved = length
+                    memoryCharged += length
                 }
                 phase = .body
                 bodyStartedAt = worker.loop.now
