@@ -102,7 +102,7 @@ public final class HTTPBodyStream: @unchecked Sendable {
 }
 
 /// Carries a loop-confined closure to the loop thread (it only ever runs there).
-struct UncheckedAction<T>: @unchecked Sendable {
-    let action: (T) -> Void
-    init(_ action: @escaping (T) -> Void) { self.action = action }
+package struct UncheckedAction<T>: @unchecked Sendable {
+    package let action: (T) -> Void
+    package init(_ action: @escaping (T) -> Void) { self.action = action }
 }

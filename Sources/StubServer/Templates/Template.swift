@@ -20,6 +20,28 @@ struct Template: Sendable {
     /// True when the template has no `${…}` and no variables: it always renders its source.
     var isConstant: Bool { segments.allSatisfy { if case .text = $0 { true } else { false } } }
 
+    /// What the template renders to when that does not depend on the request: its text and
+    /// `${name}`s of literal `vars` only (`"src/${dir}/a.json"` with `"vars": {"dir": "x"}`).
+    /// nil when any expression reads the request, the clock, a random number or an extractor.
+    var constantRendering: String? {
+        var literals: [String: String] = [:]
+        for entry in variables.entries {
+            if case .literal(let text) = entry.value { literals[entry.name] = text }
+        }
+        var out = ""
+        for segment in segments {
+            switch segment {
+            case .text(let text): out += text
+            case .expression(.variable(let name), _):
+                guard let value = literals[name] else { return nil }
+                out += value
+            case .expression(.string(let text), _): out += text
+            case .expression: return nil
+            }
+        }
+        return out
+    }
+
     /// Variables this template's expressions may read besides `req`, `now` and `random`.
     static let reservedNames: Set<String> = ["req", "now", "random"]
 

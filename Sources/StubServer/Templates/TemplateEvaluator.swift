@@ -227,8 +227,10 @@ struct TemplateEvaluator {
         case .literal(let text): return .string(text)
         case .header(let name): return list(view.request.headers.values(for: name))
         case .query(let name): return list(view.queries[name])
-        case .form(let name): return list(view.forms[name])
-        case .cookie(let name): return list(view.cookies[name])
+        // moco's form and cookie extractors read a name → value map: one value, not a list
+        // (a repeated form field makes moco fail; the first value is the useful answer).
+        case .form(let name): return view.forms[name]?.first.map(TemplateValue.string) ?? .null
+        case .cookie(let name): return view.cookies[name]?.first.map(TemplateValue.string) ?? .null
         case .jsonPath(let path):
             guard let compiled = try? JSONPath(path), let json = view.jsonValue else { return .null }
             let results = compiled.evaluate(json)
