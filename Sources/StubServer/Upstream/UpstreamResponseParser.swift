@@ -36,6 +36,19 @@ struct UpstreamResponseParser {
         self.maxBodyBytes = maxBodyBytes
     }
 
+    /// True once the status line and headers are parsed (the body may still be coming).
+    var headIsComplete: Bool {
+        if case .head = state { return false }
+        return true
+    }
+
+    /// The body bytes parsed so far, handed over and forgotten (a streamed body never
+    /// accumulates here; its size limit is the consumer's).
+    mutating func takeBody() -> [UInt8] {
+        defer { response.body = [] }
+        return response.body
+    }
+
     /// True once any byte of the response arrived (a reused connection that fails before
     /// that may be retried on a fresh one).
     var hasStarted: Bool { !buffer.isEmpty || response.status != 0 }
