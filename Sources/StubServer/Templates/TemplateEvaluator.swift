@@ -216,7 +216,8 @@ struct TemplateEvaluator {
         }
     }
 
-    /// The value of one `vars` entry for this request (missing values become null).
+    /// The value of one `vars` entry for this request (missing values become null). Which
+    /// extractors give a list is also what ``TemplateVariable/listKind`` says at load time.
     static func resolve(_ variable: TemplateVariable, in context: TemplateContext) -> TemplateValue {
         let view = context.view
         func list(_ values: [String]?) -> TemplateValue {
@@ -239,6 +240,21 @@ struct TemplateEvaluator {
         case .xpath(let expression):
             guard let values = XMLSupport.xpathValues(expression, in: view) else { return .null }
             return list(values)
+        }
+    }
+}
+
+extension TemplateVariable {
+    /// For an extractor whose value is always a list (see `TemplateEvaluator.resolve`), what it is,
+    /// for the load-time error; nil for a literal and a JSONPath that selects one value.
+    var listKind: String? {
+        switch self {
+        case .literal: nil
+        case .header: "a header extractor"
+        case .query: "a query extractor"
+        case .form, .cookie: nil   // one value, as in moco
+        case .xpath: "an xpath extractor"
+        case .jsonPath(let path): (try? JSONPath(path)).map { $0.isDefinite ? nil : "a JSONPath that can select several values" } ?? nil
         }
     }
 }

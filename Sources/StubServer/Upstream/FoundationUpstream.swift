@@ -38,6 +38,12 @@ final class FoundationUpstream: NSObject, URLSessionTaskDelegate, @unchecked Sen
                 let nsError = error as NSError
                 if nsError.code == NSURLErrorCancelled { return completion(.failure(.cancelled)) }
                 if nsError.code == NSURLErrorTimedOut { return completion(.failure(.readTimeout(timeout))) }
+                if nsError.code == NSURLErrorCannotConnectToHost, let url = urlRequest.url {
+                    return completion(.failure(.refused("\(url.host ?? ""):\(url.port.map(String.init) ?? "")")))
+                }
+                if nsError.code == NSURLErrorNetworkConnectionLost {
+                    return completion(.failure(.closed(error.localizedDescription)))
+                }
                 return completion(.failure(.unreachable(error.localizedDescription)))
             }
             guard let http = response as? HTTPURLResponse else {
