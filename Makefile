@@ -60,7 +60,7 @@ stub-deps: ## Linux: install libxml2-dev with apt-get when libxml2.so is missing
 		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq libxml2-dev >/dev/null; \
 	fi
 
-bench: bench-tools stub-deps ## stubserver vs nginx (1 worker), pinned (BENCH_PIN=0: unpinned): text, file, template, 10k stubs, DN stories
+bench: bench-tools stub-deps ## stubserver vs nginx (1 worker), pinned (BENCH_PIN=0: unpinned): text, file, template, 10k stubs, DN stories; text over https vs http
 	bash bench/stub-bench.sh
 
 bench-tools: ## install wrk and nginx with apt-get when missing (make bench needs them)
@@ -81,7 +81,7 @@ bench-live: ## release build; websocket echo round trip vs HTTP keep-alive GET (
 	$(RELEASE_BUILD) --product LiveBench
 	.build/release/LiveBench
 
-bench-hardening: stub-deps ## release build; 200 stalled readers of a 20 MB file, 4,096 keep-alive holders, SIGTERM under a shutdown-port flood
+bench-hardening: stub-deps ## release build; 200 stalled readers of a 20 MB file, 4,096 keep-alive holders, SIGTERM under a shutdown-port flood, a 10 GB sparse include
 	$(STUB_BUILD) --product stubserver
 	BENCH_STUBSERVER="$$($(STUB_BUILD) --show-bin-path)/stubserver" python3 bench/hardening-bench.py
 

@@ -7,9 +7,12 @@
 2. 4,096 keep-alive clients hold every connection slot: a new client is still served
    (time from connect to response, median and worst of 10).
 3. A flood of silent connections to the shutdown port: SIGTERM still exits promptly.
+4. A 10 GB sparse `include`: `validate` and `start` refuse it from its size, in under 1 s
+   and under 100 MB RSS (it once took 21 GB RSS in 24 s).
 
 Absolute numbers depend on the machine; on a loaded one re-run when it is quiet.
-Knobs: BENCH_STUBSERVER (binary), BENCH_FILE_MB (20), BENCH_READERS (200), BENCH_HOLDERS (4096).
+Knobs: BENCH_STUBSERVER (binary), BENCH_FILE_MB (20), BENCH_READERS (200), BENCH_HOLDERS (4096),
+BENCH_ONLY (row functions to run, comma-separated, e.g. huge_include).
 """
 import os, re, resource, signal, socket, statistics, subprocess, sys, tempfile, threading, time
 
@@ -204,6 +207,45 @@ def flood_and_signal(server):
         sock.close()
 
 
+HUGE_GB = 10
+
+
+def huge_include(workdir):
+    print(f"== a {HUGE_GB} GB sparse include (validate and start)")
+    with open(os.path.join(workdir, "huge.json"), "wb") as huge:
+        huge.write(b"[")
+        huge.truncate(HUGE_GB * 1024 ** 3)
+    with open(os.path.join(workdir, "huge-stubs.json"), "w") as config:
+        config.write('[{"include": "huge.json"}]')
+    for command in (["validate", "-c", "huge-stubs.json"], ["start", "-p", "0", "-c", "huge-stubs.json", "-q"]):
+        started = time.monotonic()
+        process = subprocess.Popen([BINARY, *command], cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        status, peak_kb, elapsed = None, 0, None
+        deadline = started + 30
+        while time.monotonic() < deadline:
+            pid, wait_status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid == process.pid:
+                elapsed = time.monotonic() - started
+                status, peak_kb = os.waitstatus_to_exitcode(wait_status), usage.ru_maxrss
+                break
+            time.sleep(0.005)
+        if status is None:
+            process.kill()
+            process.wait()
+            failures.append(f"{command[0]} with a {HUGE_GB} GB include did not finish in 30 s")
+            print(f"  {command[0]}: still running after 30 s (killed)")
+            continue
+        output = process.stdout.read().decode(errors="replace")
+        reason = next((line.strip() for line in output.splitlines() if "capped" in line), output.strip()[:200])
+        print(f"  {command[0]}: exit {status} in {ms(elapsed)}, peak RSS {peak_kb / 1024:.1f} MB: {reason}")
+        if status == 0:
+            failures.append(f"{command[0]} accepted a {HUGE_GB} GB include")
+        if elapsed >= 1:
+            failures.append(f"{command[0]} took {ms(elapsed)} to refuse a {HUGE_GB} GB include (bound: 1 s)")
+        if peak_kb / 1024 >= 100:
+            failures.append(f"{command[0]} peaked at {peak_kb / 1024:.1f} MB RSS on a {HUGE_GB} GB include (bound: 100 MB)")
+
+
 def main():
     raise_fd_limit(HOLDERS + 512)
     with tempfile.TemporaryDirectory(prefix="stubserver-hardening.") as workdir:
@@ -212,9 +254,10 @@ def main():
         with open(os.path.join(workdir, "stubs.json"), "w") as config:
             config.write('[{"request": {"uri": "/big"}, "response": {"file": "big.bin"}},'
                          ' {"request": {"uri": "/small"}, "response": {"text": "ok"}}]')
-        non_reading_clients(workdir)
-        keep_alive_holders(workdir)
-        shutdown_port_flood(workdir)
+        only = [name for name in os.environ.get("BENCH_ONLY", "").split(",") if name]
+        for row in (non_reading_clients, keep_alive_holders, shutdown_port_flood, huge_include):
+            if not only or row.__name__ in only:
+                row(workdir)
     if failures:
         print("FAILED:\n  " + "\n  ".join(failures))
         sys.exit(1)

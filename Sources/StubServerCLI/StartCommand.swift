@@ -29,6 +29,7 @@ enum StartCommand {
         .init(names: ["--max-memory"], key: "max-memory", takesValue: true),
         .init(names: ["--admin-token"], key: "admin-token", takesValue: true),
         .init(names: ["--no-admin"], key: "no-admin", takesValue: false),
+        .init(names: ["--allowed-host"], key: "allowed-host", takesValue: true),
     ]
 
     /// `start`, or moco's `https` task (`https: true`: a keystore or PEM files are required).
@@ -75,6 +76,13 @@ enum StartCommand {
             serverOptions.admin = .off
         } else if let token = parsed["admin-token"] {
             serverOptions.admin = .token(token)
+        }
+        if let names = parsed["allowed-host"] {
+            let hosts = names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !hosts.isEmpty, hosts.allSatisfy({ !$0.isEmpty && !$0.contains(where: { $0 == "/" || $0 == ":" || $0 == " " }) }) else {
+                throw UsageError(message: "invalid value '\(names)' for '--allowed-host': expected host names separated by commas (no ports)", command: name)
+            }
+            serverOptions.allowedHosts = hosts
         }
         let stopRequest = StopRequest()
         serverOptions.onShutdownRequest = { stopRequest.run() }

@@ -22,8 +22,12 @@ final class AdminEndpoint: @unchecked Sendable {
     /// Set once the server is built; weak so the endpoint never keeps a stopped server alive.
     weak var server: StubServer?
     private let token: String?
+    private let requestGuard: AdminRequestGuard
 
-    init(token: String?) { self.token = token }
+    init(token: String?, requestGuard: AdminRequestGuard) {
+        self.token = token
+        self.requestGuard = requestGuard
+    }
 
     /// `/__admin`, `/__admin/…`, `/__admin?…`: compared as bytes, since every request asks.
     static func claims(_ request: HTTPRequest) -> Bool {
@@ -40,6 +44,9 @@ final class AdminEndpoint: @unchecked Sendable {
     }
 
     func respond(to request: HTTPRequest) -> HTTPReply {
+        if let refusal = requestGuard.refusal(for: request) {
+            return Self.error(Failure(status: refusal.status, message: refusal.message))
+        }
         if let token, !authorized(request, token: token) && !Self.dashboardAccess(request, token: token) {
             var reply = Self.error(Failure(status: 401, message: "the admin API needs \"Authorization: Bearer TOKEN\" (the --admin-token the server was started with)"))
             if case .response(var response) = reply.payload {
@@ -110,9 +117,11 @@ final class AdminEndpoint: @unchecked Sendable {
             let (root, bytes) = try Self.body(request)
             var decoder = StubDecoder(file: "request body", bytes: bytes)
             decoder.trimsText = false
-            let scope = StubScope(fileRoot: server.options.workingDirectory ?? FileManager.default.currentDirectoryPath)
+            let workingDirectory = server.options.workingDirectory ?? FileManager.default.currentDirectoryPath
+            let scope = StubScope(confinedTo: workingDirectory, workingDirectory: workingDirectory)
             let sessions = decoder.decodeAdminSessions(root, scope: scope)
-            guard decoder.diagnostics.isEmpty else { throw ConfigError(decoder.diagnostics) }
+            let problems = decoder.diagnostics + HeaderValueCheck.diagnostics(in: root, file: "request body", bytes: bytes, besides: decoder.diagnostics)
+            guard problems.isEmpty else { throw ConfigError(problems) }
             let ids: [String]
             do {
                 ids = try server.addStubs(sessions)

@@ -37,8 +37,12 @@ enum HTTPResponseSerializer {
             string.withUTF8 { append(UnsafeRawBufferPointer($0)) }
         }
         func safe(_ string: String) -> String {
-            // A CR or LF inside a configured value would split the head (response splitting).
-            string.utf8.contains { $0 == 13 || $0 == 10 } ? String(string.map { $0 == "\r" || $0 == "\n" ? " " : $0 }) : string
+            // A CR or LF inside a value would split the head (response splitting); a NUL has no
+            // place in a header. Configured values are refused at load time; rendered ones
+            // (templates over request data) are neutralised here.
+            // Bytes, not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n".
+            guard string.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else { return string }
+            return String(decoding: string.utf8.map { $0 == 13 || $0 == 10 || $0 == 0 ? 32 : $0 }, as: UTF8.self)
         }
         let status = (100...999).contains(response.status) ? response.status : 500
         var reason = response.reason.map(safe) ?? HTTPStatus.reasonPhrase(for: status)

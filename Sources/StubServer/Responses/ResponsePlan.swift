@@ -320,12 +320,14 @@ struct FilePlan: Sendable {
     func openStreamed(_ input: TemplateContext?) throws(ResponseFailure) -> (StreamedFileBody, contentType: String)? {
         guard !rendersContent else { return nil }
         let fileName = try name.render(input)
-        var resolved = ConfinedFiles.resolve(fileName, root: root)
-        if case .failure(let failure) = resolved, failure.isNotFound, name.isStatic, let fallback, fallback != root {
-            let second = ConfinedFiles.resolve(fileName, root: fallback)
-            if case .success = second { resolved = second }
+        // Opened as every served file is (confined, non-blocking, regular files only): a
+        // path-then-open here once let a FIFO block the event loop.
+        var opened = ConfinedFiles.open(fileName, root: root, realRoot: nil)
+        if case .failure(let failure) = opened, failure.isNotFound, name.isStatic, let fallback, fallback != root {
+            let second = ConfinedFiles.open(fileName, root: fallback, realRoot: nil)
+            if case .success = second { opened = second }
         }
-        guard case .success(let path) = resolved, let streamed = StreamedFileBody.open(path) else { return nil }
+        guard case .success(let file) = opened, let streamed = StreamedFileBody.take(file) else { return nil }
         return (streamed, ContentTypes.forFile(named: fileName, charset: charset))
     }
 
@@ -401,8 +403,8 @@ enum ResponseStep: Sendable {
             draft.status = status
         case .header(let name, let value):
             let text = try value.render(input)
-            guard !text.utf8.contains(where: { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }) else {
-                throw ResponseFailure(message: "the header \(name) would contain a line break")
+            if let problem = HeaderValueCheck.problem(in: text) {
+                throw ResponseFailure(message: "the header \(name) would contain \(problem)")
             }
             draft.headers.replaceOrAdd(name: name, value: text)
             if HTTPHeaders.sameName(name, "Content-Type") { draft.contentTypeIsDefault = false }
