@@ -28,6 +28,19 @@ final class UpstreamBodyStream: @unchecked Sendable {
 
     /// Bytes waiting for the consumer before the upstream connection stops reading.
     static let highWaterMark = 256 * 1024
+    /// Answers announcing at most this much are collected whole instead of relayed.
+    static let relayThreshold = 1024 * 1024
+
+    /// Whether a response's body is relayed, decided from its head: an event stream always,
+    /// another body when it announces more than `relayThreshold` bytes. Smaller answers (and
+    /// chunked ones of unknown size) are collected as a whole, as before.
+    static func relays(_ head: UpstreamResponse) -> Bool {
+        if (100..<200).contains(head.status) || head.status == 204 || head.status == 304 { return false }
+        if head.headers["Content-Type"]?.lowercased().contains("text/event-stream") == true { return true }
+        if head.headers.values(for: "Transfer-Encoding").contains(where: { $0.lowercased().contains("chunked") }) { return false }
+        guard let length = head.headers["Content-Length"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else { return false }
+        return length > relayThreshold
+    }
 
     private let lock = NSLock()
     private var pieces: [[UInt8]] = []

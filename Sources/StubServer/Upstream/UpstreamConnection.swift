@@ -33,6 +33,9 @@ final class UpstreamConnection: PollHandler {
     private var writeWaitsForRead = false
     /// A streamed body's consumer is behind: the socket is not read until it catches up.
     private var readingPaused = false
+    /// For a call with a body stream: whether this response's body is relayed (decided at its
+    /// head; nil before).
+    private var relaying: Bool?
     private var loop: EventLoop { pool.client.loop }
     private var configuration: UpstreamClient.Configuration { pool.client.configuration }
 
@@ -83,6 +86,7 @@ final class UpstreamConnection: PollHandler {
         // A streamed body is handed on as it arrives, never collected: no size limit here.
         let limit = exchange.request.bodyStream == nil ? configuration.maxResponseBytes : Int.max
         parser = UpstreamResponseParser(requestMethod: exchange.request.method, maxBodyBytes: limit)
+        relaying = nil
         state = .writing
         armReadTimer()
         flush()
@@ -139,8 +143,18 @@ final class UpstreamConnection: PollHandler {
 
     /// Hands a streamed body on: the head once (the call's completion gets it), then each
     /// piece as it is parsed.
-    private func relayStreamedBody() {
-        guard let exchange, let stream = exchange.request.bodyStream, var parser, parser.headIsComplete else { return }
+    private func relayStreamedBody() throws(UpstreamResponseParser.Failure) {
+        guard let exchange, let stream = exchange.request.bodyStream, var parser, parser.headIsComplete, relaying != false else { return }
+        if relaying == nil {
+            relaying = UpstreamBodyStream.relays(parser.response)
+            if relaying == false {
+                // A small answer is collected as usual (its journal entry is then written
+                // before the client has it, and a failover could still use it).
+                try parser.limitBody(to: configuration.maxResponseBytes)
+                self.parser = parser
+                return
+            }
+        }
         if !exchange.isFinished {
             stream.attach(self, loop: loop)
             var head = parser.response
@@ -219,7 +233,7 @@ final class UpstreamConnection: PollHandler {
                 lastActivity = SystemCalls.monotonicNanos()
                 do throws(UpstreamResponseParser.Failure) {
                     let outcome = try parser!.feed(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
-                    relayStreamedBody()
+                    try relayStreamedBody()
                     if case .complete(let reusable) = outcome {
                         complete(reusable: reusable)
                         return
@@ -235,7 +249,7 @@ final class UpstreamConnection: PollHandler {
             case .endOfFile:
                 do throws(UpstreamResponseParser.Failure) {
                     if case .complete = try parser!.finish() {
-                        relayStreamedBody()
+                        try relayStreamedBody()
                         complete(reusable: false)
                         return
                     }

@@ -23,7 +23,7 @@ struct UpstreamResponseParser {
 
     let expectsBody: Bool
     let maxHeadBytes: Int
-    let maxBodyBytes: Int
+    private(set) var maxBodyBytes: Int
     private var state = State.head
     private var buffer: [UInt8] = []
     private var position = 0
@@ -40,6 +40,14 @@ struct UpstreamResponseParser {
     var headIsComplete: Bool {
         if case .head = state { return false }
         return true
+    }
+
+    /// Collects the rest of the body after all, up to `limit` (a relay declined at the head).
+    mutating func limitBody(to limit: Int) throws(Failure) {
+        maxBodyBytes = limit
+        if case .fixed(let remaining) = state, response.body.count + remaining > limit {
+            throw Failure(reason: "body larger than \(limit) bytes")
+        }
     }
 
     /// The body bytes parsed so far, handed over and forgotten (a streamed body never
