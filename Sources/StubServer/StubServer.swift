@@ -39,6 +39,11 @@ public final class StubServer: @unchecked Sendable {
         public var admin: AdminAccess = .automatic
         /// Host names (besides `localhost`, IP addresses and `host`) a request's `Host` header
         /// may carry for the admin API to answer; any other name is refused (DNS rebinding).
+        ///
+        /// ```swift
+        /// var options = StubServer.Options()
+        /// options.allowedHosts = ["stubs.test"]   // /etc/hosts points it at 127.0.0.1
+        /// ```
         public var allowedHosts: [String] = []
         /// What `POST /__admin/shutdown` does once its reply is out; nil stops this server.
         public var onShutdownRequest: (@Sendable () -> Void)?

@@ -1,6 +1,12 @@
 import Foundation
+import StubServerTestSupport
 import XCTest
 @testable import StubServer
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A hostile web page can make the browser send requests to 127.0.0.1; none of them may drive
 /// the admin API. Each request here is what a browser sends, as raw HTTP.
@@ -82,6 +88,23 @@ final class AdminBrowserSafetyTests: XCTestCase {
         XCTAssertEqual(try health("stubs.test:\(server.port)"), 200)
         XCTAssertEqual(try health("Stubs.Test."), 200)
         XCTAssertEqual(try health("other.test"), 403)
+    }
+
+    func testTheCommandTakesAllowedHostNames() throws {
+        let fixture = try ConfigFixture()
+        try fixture.write("stubs.json", config)
+        let process = try StubServerProcess(["start", "-p", "0", "-q", "-c", "stubs.json", "--allowed-host", "stubs.test, api.test"],
+                                            workingDirectory: URL(fileURLWithPath: fixture.root))
+        defer { process.send(signal: SIGTERM); _ = process.waitForExit() }
+        let port = try process.waitForPort()
+        func health(_ host: String) throws -> Int {
+            try RawHTTPClient.exchange(port: port, "GET /__admin/health HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n").status
+        }
+        XCTAssertEqual(try health("api.test:\(port)"), 200)
+        XCTAssertEqual(try health("evil.example:\(port)"), 403)
+        let bad = try StubServerProcess.run(["start", "-c", "stubs.json", "--allowed-host", "a.test:80"], workingDirectory: URL(fileURLWithPath: fixture.root))
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.joined().contains("--allowed-host"), bad.stderr.joined())
     }
 
     func testCrossSiteFetchMetadataIsRefused() throws {
