@@ -121,7 +121,7 @@ enum StartCommand {
         Console.out(servingLine(stubs: server.stubCount, files: server.watchedFiles.count, url: server.baseURL.absoluteString))
         if let tls {
             Console.out("HTTPS: \(server.baseURL.absoluteString) with \(tls.source)")
-            for line in tls.notes?(server.port) ?? [] { Console.out(line) }
+            for line in tls.notes?(server.baseURL) ?? [] { Console.out(line) }
         }
         let loops = server.eventLoopCount
         Console.out("Event loops: \(loops) (\(threads == nil ? "one per usable CPU" : "--threads"))")

@@ -114,6 +114,21 @@ final class DevelopmentCertificatesTests: XCTestCase {
         XCTAssertTrue(help.stdout.contains { $0.hasPrefix("USAGE: stubserver cert") }, "\(help.stdout)")
     }
 
+    func testStartWithHTTPSOnAConcreteHostAddsThatAddressToTheCertificate() throws {
+        try directory.write("foo.json", #"[{"response": {"text": "foo"}}]"#)
+        let home = directory.path + "/home"
+        let process = try StubServerProcess(["start", "--https", "--host", "127.0.0.2", "-p", "0", "-c", "foo.json"],
+                                            workingDirectory: directory.url, environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/config"])
+        let port = try process.waitForPort()
+        XCTAssertNotNil(process.waitForLine { $0.hasPrefix("HTTPS: https://127.0.0.2:\(port) with the development certificate for ") && $0.hasSuffix(", 127.0.0.2") },
+                        "\(process.stdout)")
+        XCTAssertNotNil(process.waitForLine { $0.hasSuffix("ca.pem https://127.0.0.2:\(port)/") }, "\(process.stdout)")
+        let curl = try TLSTestFiles.run("curl", ["-sS", "--max-time", "20", "--cacert", home + "/config/rehearsal/certificates/ca.pem", "https://127.0.0.2:\(port)/"], in: directory)
+        XCTAssertEqual(curl.output, "foo")
+        process.send(signal: SIGTERM)
+        XCTAssertEqual(process.waitForExit(), 0)
+    }
+
     /// moco's own test keystore (moco-core/src/test/resources/cert.jks, JKS v2, RSA 2048,
     /// CN=localhost, passwords "mocohttps"), as moco's users have it.
     static let mocoKeystore = "/u3+7QAAAAIAAAABAAAAAQAEbW9jbwAAAUTGYcybAAAFADCCBPwwDgYKKwYBBAEqAhEBAQUABIIE6F+KgFnlObeq+nd568xaCIqgcUtrzKUR7IEAFoB2T9rZqXPYOJdMFXyfz4o2g2utsxlIl3Z3pkx2CINwDMNFSBWom834BR7p56130vTgtc7R60Mgy/hpXY7b7J0IFbIli1jsrKog2r7Prscna35foncoxpsqKyZP9NEAT08Js8R1cQudg4CvRyAiZ+UWA7mJqq0wgr0G8dqVBVfJSgJZoPLFkNB8icQxzTaUARpbtp7NAW2Bh9DnnzoBk00ro1WQ6XgxsYby2TD9WaQIjaL0JlTkNToTVb0y8+gpCZ3rfEa/jhtj16yawulMtEDxQePWDYQuGNTzGr7R9U3vz5oHrQ7QiVkjJVKXT2lIuz+sEcbssg1MBwH6dMTVlhMQnxrpWm6Fd12nN8vB0Lnkp4iQT5n5j7iHroFDyEpjXDjxYRvp9sDOe8tMz0GQTQFSiOqDS7/3jcihzWLiveRb0K27GBhKDjxNbC4thcMNPazL4L/moynj2FoqO3ILwknzWYMGiy5E2rrQSqPhe8breJxEqsMAbSfxWprhcFrReXvffk7JZkbu4p1296ReZAhE1QW1e6e43lK1sCDMHvtOQZyw7pk+yCfBdLD9LV2DElIfU2ikOgxxjNJM5yWTURsVbAJW12sO4F4BB0cVkuJ+q6n4ahp86xhyl/dSSSVmgLiPO3QZMismKTCPhw//xSO0vhHarmeC3UiE6XKCYw2MsfsdEggRMCqF7psUAC+lBzKJ8P8l1gWspi/XmOn3d7lBTWK/4MyZ8uNlzCrKL+AzvOap77w/7215iyAbU0P7VPyrNTjAxOue3stZ1GduMFlpM4RJh6tg3U4k+irLn/EF9nqYdqmmK9IUHfSb171Si9Sq6x5wNctFzYfm5weXygaYMJ1bnkHN9Mdjm9yq7q6zWdsQcW7qz5VDjDbuVaD1yEjyXaoiy5VjDoCRNH2ktj64dk0PyBGSxoIfxLIRgbFhsVfwBnCff366nvAqNm4vk8AxZSIKD6T2JqLusGoYJihLjP6sXvPnpR+/b5rdNr552j/hsgCF7PoxLZ8448FSvy+OI499qr0jl7yeHs9bi+OnTRxA2okog0qqRQqnGuj3AbTVj9boiYr97e+k8X3db5vdHPRfZoZxsowVYJs2eBOSzajheIeztHjSedRrE2t7HdH7ubgcWqS6PmP2oe7WiimP71DfRCjzmTo2D97HSt6vr/E+HkS2H0nS6NqU9PlSdTTM/uUu7KeX8XUIix5d0d5t87gLEJZd1gzvZ/ZqlaZvt+Cpnva/CgPAtvNlLuTnDxJVlnoB40XSV+njJ3iUStjsqUh75aTWPaQPHXt5qJLc4BJBD4CohwPdFZV/8CXGIvidnLhyCIYhD1yTxyxLFIQpA/cUbqqWxXZiQ7oP9busK55AZnpMoDXD8yPJukRqxDup4qOvKc72kUvio9G5+n9PkoTBrpRvuVgMKGxyHqW7PIjnGjuPdq9yKJwVQh24qsYzDbUnlHt1+DN+Vj2nFiE62nR3Jz5cgfmN5CHP6VC8rK01MWIZTvpw9SboAkesZ6688DyV+iblA0jq6e6bRAWjtkptkJuvTEXeYgNWHPHKdNkN67zhOSdqXCUiy4MomKkklm7qb3FFHjSwLuPc5Xirtk7s39QIREFEPollyac8sM3u2aTU9HUOUyOqAAAAAQAFWC41MDkAAALNMIICyTCCAbGgAwIBAgIETStW/jANBgkqhkiG9w0BAQsFADAUMRIwEAYDVQQDEwlsb2NhbGhvc3QwIBcNMTQwMzE1MTUzNTAxWhgPMjExNDAyMTkxNTM1MDFaMBQxEjAQBgNVBAMTCWxvY2FsaG9zdDCCASIwDQYJKoZIhvcNAQEBBQADggEPADCCAQoCggEBAIakvOZa0/Las1D6Af+IHWmsIqDiUrhjcvaSn8NRkkI5GHHsZaFZpMqfn9oFLM8MMLE8sdQmhheK2897BAAfbdQuTYbynW6KlF3uJ8Hhjhx8uq/01TGBelxbinUzR8IxECY9WkDx9lEQTJTzVdQHiZJNIeCaq5ZIacx5MWiije2PU8X4Mbwv7TEXFSF5Z7UB41nmPK4eBVOrWyzzev7Gcn33p+9zCi8SM05ohUGhsUVDTG9QLvEJzn36rYGZCo2sDZnXhuQftkA+fAj4LgzHRqsTMvPtEAL2CGdfJTKJCohd0YOYZNEmPOGAVrBLKLEwuYF9AnW7yZABFvpKrG+uGpkCAwEAAaMhMB8wHQYDVR0OBBYEFCcl812k4xyA4HtkyWgWu8swtCL3MA0GCSqGSIb3DQEBCwUAA4IBAQBdWqMT4KFnZnEcb4Izw8vGK/NQHO621DDt3teNxrgVxCkGQs6BMe69NkPta3Bxq2I/ZhB+gG4HdEN1brBfi8KjUL8wnLRniq84AH/9iG1UAH2h1JuV8CshmOqfkHAnHC4uSLjnJiCerv4bI/T45FoivgHbkYmZoq1zOHkzchAhCJLGmxl0YOc00uEcHnV5l6G+M9+GjGCj4LE2+LrgYmg0Jn2If854hKlXl/qAYfqi4VUHXlBl6F8BtPqS9F02R7faIDGw7Aktv5MASbWrNxMmVioSI1850725L8lDOBkRCPsgtsR4+zseSVyrNcVB9BctsSrvBVJOwsY4AlES5gOZ1nsi5SQzb4NF8ZzSYqraNZcravs="

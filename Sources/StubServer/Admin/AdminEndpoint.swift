@@ -11,7 +11,7 @@ import Foundation
 /// | `POST /__admin/stubs` (a session or an array) | 201 `{"ids":[…]}`; 400 with diagnostics |
 /// | `DELETE /__admin/stubs/{id}` | 204; 404 |
 /// | `POST /__admin/stubs/reset` | 204 |
-/// | `GET /__admin/requests[?limit=N&unmatched=true]` | `{"requests":[…]}` |
+/// | `GET /__admin/requests[?limit=N&offset=M&unmatched=true]` | `{"requests":[…],"total","offset","next"}` (`JournalPage`) |
 /// | `POST /__admin/requests/count`, `…/find`, `…/verify` | `{"count"}`, `{"requests"}`, `{"count","total","nearMisses"}` |
 /// | `DELETE /__admin/requests` | 204 |
 /// | `GET /__admin/scenarios`, `PUT /__admin/scenarios/{name}`, `POST /__admin/scenarios/reset` | |
@@ -136,13 +136,9 @@ final class AdminEndpoint: @unchecked Sendable {
             try server.removeStub(id: segments[1])
             return Self.noContent()
         case ("GET", "requests", 1):
-            var limit: Int?
-            if let text = query["limit"] {
-                guard let value = Int(text), value >= 0 else { throw Failure(status: 400, message: "limit: expected a non-negative number, got \(quoted(text))") }
-                limit = value
-            }
+            let page = try JournalPage(query: query)
             let unmatched = query["unmatched"].map { $0 == "true" || $0 == "1" || $0.isEmpty } ?? false
-            return Self.json(["requests": .array(server.requests(limit: limit, unmatchedOnly: unmatched).map(\.json))])
+            return Self.json(page.json(unmatched ? server.journal.unmatched : server.journal.entries))
         case ("DELETE", "requests", 1):
             server.clearRequests()
             return Self.noContent()
@@ -154,8 +150,8 @@ final class AdminEndpoint: @unchecked Sendable {
             case "count":
                 return Self.json(["count": .number(JSONNumber(entries.filter { $0.rejection == nil && filter.matches($0.request) }.count))])
             case "find":
-                let found = entries.filter { $0.rejection == nil && filter.matches($0.request) }.map { RecordedRequest($0).json }
-                return Self.json(["requests": .array(found)])
+                let page = try JournalPage(query: query)
+                return Self.json(page.json(entries.filter { $0.rejection == nil && filter.matches($0.request) }))
             default:
                 let limit = query["nearMisses"].flatMap { Int($0) } ?? 3
                 return Self.json(Self.reportJSON(filter.report(entries, nearMisses: min(max(limit, 0), 50))))

@@ -22,12 +22,15 @@ public struct HTTPServerLimits: Sendable, Equatable {
     /// How long a keep-alive connection may sit between requests (or a blocked write may make
     /// no progress) before it is closed.
     public var idleTimeout: Duration = .seconds(60)
-    /// Open connections at once. At the cap a new connection displaces the longest-idle
-    /// keep-alive connection; when none is idle it is closed as soon as accepted.
+    /// Open connections at once, upgraded ones included. At the cap a new connection displaces
+    /// the longest-idle one: keep-alive between requests, or upgraded without a byte either way
+    /// for `idleTimeout`; when none is idle it is closed as soon as accepted.
     public var maxConnections = 4096
     /// How long `stop()` lets in-flight requests finish before closing them.
     public var stopTimeout: Duration = .seconds(2)
     /// Unsent response bytes at which the server stops reading more requests on a connection.
+    /// An upgraded connection with this much queued beyond what its socket took is closed (a
+    /// peer that stopped reading).
     public var outputHighWaterMark = 1024 * 1024
     /// The server's memory budget: buffered request bodies, buffered response bytes and the
     /// journal together. Past it, new bodies or responses of 64 KiB or more get 503 (after the

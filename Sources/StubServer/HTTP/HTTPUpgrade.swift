@@ -78,6 +78,30 @@ public final class HTTPUpgradedChannel: @unchecked Sendable {
         onLoop { $0.upgradedSend(bytes) }
     }
 
+    /// Queues the same bytes for many channels (a broadcast) with one task per event loop
+    /// rather than one per channel, so a burst of broadcasts does not flood the loops' queues.
+    /// A channel whose client has stopped reading is closed once
+    /// `HTTPServerLimits.outputHighWaterMark` bytes wait for it, so a silent member costs
+    /// bounded memory and no time.
+    ///
+    /// ```swift
+    /// HTTPUpgradedChannel.send(Array("hello, room".utf8), to: members)
+    /// ```
+    public static func send(_ bytes: [UInt8], to channels: [HTTPUpgradedChannel]) {
+        guard !bytes.isEmpty else { return }
+        var byLoop: [ObjectIdentifier: (loop: EventLoop, members: [HTTPUpgradedChannel])] = [:]
+        for channel in channels {
+            if channel.loop.inLoop {
+                channel.connection?.upgradedSend(bytes)
+            } else {
+                byLoop[ObjectIdentifier(channel.loop), default: (channel.loop, [])].members.append(channel)
+            }
+        }
+        for (loop, members) in byLoop.values {
+            loop.execute { for member in members { member.connection?.upgradedSend(bytes) } }
+        }
+    }
+
     /// Closes the connection once everything queued has been sent.
     public func close() {
         markClosed()

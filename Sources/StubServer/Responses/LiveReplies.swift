@@ -260,8 +260,20 @@ enum LiveReplies {
             return reply
         }
         let promise = HTTPReplyPromise()
-        event.client.send(request) { result in
+        let answered = LockedBox(false)
+        let call = event.client.send(request) { result in
+            answered.value = true
             report(result)
+            promise.fulfill(reply)
+        }
+        promise.onCancel { call.cancel() }
+        // The read timeout starts once the sink has the request; behind a silent sink, calls
+        // first queue for its connections (32 per upstream), so 300 of them would wait for
+        // rounds of 5 s. The client's answer gets its own deadline from the moment it fired.
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(EventPlan.readTimeout.nanoseconds))) {
+            guard !answered.value else { return }
+            call.cancel()
+            EventLog.warn("stubserver: \(owner) on.complete \(request.method) \(request.url) failed: no answer within \(EventPlan.readTimeout); the client was answered")
             promise.fulfill(reply)
         }
         return HTTPReply(.deferred(promise))

@@ -66,6 +66,7 @@ final class TapeFile: @unchecked Sendable {
     init(path: String) throws(StubCompileProblem) {
         self.path = path
         queue = SavedFileQueues.queue(for: path)
+        AtomicFileWriter.removeOrphans(of: path) // an earlier run killed mid-write
         // Non-blocking, regular files only, size checked before reading (`RegularFile`).
         let data: Data
         do throws(RegularFile.Failure) {

@@ -49,6 +49,9 @@ final class FoundationUpstream: NSObject, URLSessionTaskDelegate, @unchecked Sen
             guard let http = response as? HTTPURLResponse else {
                 return completion(.failure(.malformedResponse("not an HTTP response")))
             }
+            guard (100...599).contains(http.statusCode) else {
+                return completion(.failure(.malformedResponse("bad status code \(http.statusCode)")))
+            }
             let body = data.map { [UInt8]($0) } ?? []
             guard body.count <= limit else { return completion(.failure(.responseTooLarge(limit))) }
             var headers = HTTPHeaders()

@@ -149,7 +149,9 @@ struct UpstreamResponseParser {
         guard parts.count >= 2, let version = HTTPVersion(String(decoding: parts[0], as: UTF8.self)), version.major == 1 else {
             throw Failure(reason: "bad status line \"\(String(decoding: statusLine.prefix(80), as: UTF8.self))\"")
         }
-        guard parts[1].count == 3, let status = Int(String(decoding: parts[1], as: UTF8.self)), status >= 100 else {
+        // RFC 9110 §15: three digits, 100 to 599; anything else (999) is not a status to pass on.
+        guard parts[1].count == 3, parts[1].allSatisfy({ (48...57).contains($0) }),
+              let status = Int(String(decoding: parts[1], as: UTF8.self)), (100...599).contains(status) else {
             throw Failure(reason: "bad status code in \"\(String(decoding: statusLine.prefix(80), as: UTF8.self))\"")
         }
         response.version = version

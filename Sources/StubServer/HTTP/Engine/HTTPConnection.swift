@@ -55,7 +55,13 @@ final class HTTPConnection: PollHandler {
     /// The kernel send queue's size when a stalled write was last checked.
     private var kernelQueueAtLastCheck = Int.max
     /// When the connection last became idle between requests (for slot eviction).
-    private(set) var idleSince: UInt64
+    private var keepAliveIdleSince: UInt64
+    /// When the connection went quiet, for slot eviction: between requests, or (upgraded) its
+    /// last byte read or written.
+    var idleSince: UInt64 {
+        if case .upgraded = inFlight { return lastTraffic }
+        return keepAliveIdleSince
+    }
 
     /// A reply that outlives one write (deferred, streamed, upgraded); see "Reply kinds" below.
     private var inFlight = InFlightReply.none
@@ -68,6 +74,8 @@ final class HTTPConnection: PollHandler {
     private var lastTraffic: UInt64 = 0
     /// Close with a reset instead of a FIN (the `connectionReset` fault).
     private var resetOnClose = false
+    /// A flush of an upgraded connection's queued sends is due on this loop turn.
+    private var upgradedFlushScheduled = false
 
     /// HTTPS: the session every byte goes through (nil for plain HTTP). See "TLS" below.
     private let tls: TLSServerSession?
@@ -96,7 +104,7 @@ final class HTTPConnection: PollHandler {
         let now = SystemCalls.monotonicNanos()
         deadline = now &+ worker.context.headerTimeout
         lastWriteProgress = now
-        idleSince = now
+        keepAliveIdleSince = now
         if let context = worker.context.tls {
             tls = TLSServerSession(context: context, descriptor: fd)
             tlsUnavailable = tls == nil
@@ -106,9 +114,14 @@ final class HTTPConnection: PollHandler {
         }
     }
 
-    /// Idle between requests with nothing to send: the connection a new client may displace.
+    /// Idle between requests with nothing to send, or upgraded and silent (no byte either way)
+    /// for the keep-alive idle time: the connection a new client may displace. A websocket in
+    /// use holds state worth more than a keep-alive socket, hence the minimum silence; without
+    /// it 4,096 idle websockets would lock every new client out for their 10-minute timeout.
     var isEvictable: Bool {
-        !isClosed && phase == .idle && output.isEmpty && input.isEmpty && !awaitingReply && !closeWhenFlushed
+        guard !isClosed, !closeWhenFlushed else { return false }
+        if case .upgraded = inFlight { return worker.loop.now &- lastTraffic >= context.idleTimeout }
+        return phase == .idle && output.isEmpty && input.isEmpty && !awaitingReply
     }
 
     // MARK: Events
@@ -236,7 +249,7 @@ final class HTTPConnection: PollHandler {
                 if phase == .head && input.isEmpty && !parser.isMidRequest {
                     // Only stray CRLFs between requests: still idle, not a head in progress.
                     phase = .idle
-                    idleSince = worker.loop.now
+                    keepAliveIdleSince = worker.loop.now
                     deadline = worker.loop.now &+ context.idleTimeout
                 }
                 if phase == .body && parser.bufferedBodyBytes >= context.memory.largeWork && context.memory.isExhausted
@@ -404,7 +417,7 @@ final class HTTPConnection: PollHandler {
         }
         onSent?(status, .nanoseconds(Int64(SystemCalls.monotonicNanos() &- started)))
         phase = .idle
-        idleSince = worker.loop.now
+        keepAliveIdleSince = worker.loop.now
         deadline = worker.loop.now &+ context.idleTimeout
         if !input.isEmpty {
             phase = .head
@@ -489,6 +502,7 @@ final class HTTPConnection: PollHandler {
             case .bytes(let count):
                 output.consume(count)
                 lastWriteProgress = worker.loop.now
+                if case .upgraded = inFlight { lastTraffic = worker.loop.now }
                 kernelQueueAtLastCheck = .max
             case .wouldBlock:
                 updateInterest()
@@ -958,9 +972,37 @@ final class HTTPConnection: PollHandler {
 
     func upgradedSend(_ bytes: [UInt8]) {
         guard !isClosed, !closeWhenFlushed, case .upgraded = inFlight else { return }
+        let limit = context.limits.outputHighWaterMark
+        if !output.isEmpty && output.readableCount + bytes.count > limit {
+            flush() // let the kernel take what it will before judging the peer
+            guard !isClosed else { return }
+            if !output.isEmpty && output.readableCount + bytes.count > limit {
+                // A peer that stopped reading (a broadcast's silent member): queueing more would
+                // grow without bound, and dropping messages silently would lie. Closing tells it.
+                closeNow()
+                return
+            }
+        }
         output.append(bytes)
-        lastTraffic = worker.loop.now
-        flush()
+        scheduleUpgradedFlush()
+    }
+
+    /// Sends from an upgraded handler are written once per loop turn, not once per message: a
+    /// burst of broadcasts costs one write per member instead of one system call per message
+    /// (most of them failing with EAGAIN on a member that does not read).
+    private func scheduleUpgradedFlush() {
+        if writeInterest {
+            accountMemory() // the socket is full: its writable event flushes
+            return
+        }
+        guard !upgradedFlushScheduled else { return }
+        upgradedFlushScheduled = true
+        let flushLater = UncheckedAction<Void> { [weak self] _ in
+            guard let self else { return }
+            upgradedFlushScheduled = false
+            if !isClosed { flush() }
+        }
+        worker.loop.execute { flushLater.action(()) }
     }
 
     func upgradedClose() {

@@ -273,6 +273,11 @@ struct HTTPRequestParser {
                 expect = value
             case 4 where HTTPHeaders.sameName(name, "Host"):
                 hostCount += 1
+                // RFC 9110 §7.2: `uri-host [":" port]`, one of them. A list (`a, b`) is two
+                // hosts, and a space is in no host.
+                guard isValidHost(UnsafeBufferPointer(rebasing: head[valueStart..<valueEnd])) else {
+                    return bad("invalid Host header \"\(value)\"")
+                }
             default:
                 break
             }
@@ -286,6 +291,10 @@ struct HTTPRequestParser {
             guard version.minor >= 1 else { return bad("Transfer-Encoding in an HTTP/1.0 request") }
             guard let last = transferEncoding.last, HTTPHeaders.sameName(String(last), "chunked") else {
                 return bad("Transfer-Encoding must end with chunked")
+            }
+            // RFC 9112 §6.1: chunked is applied at most once (two `chunked` lines included).
+            guard !transferEncoding.dropLast().contains(where: { HTTPHeaders.sameName(String($0), "chunked") }) else {
+                return bad("chunked transfer coding applied more than once")
             }
             guard transferEncoding.count == 1 else {
                 return .failure(HTTPParseFailure(status: 501, reason: "transfer coding \"\(transferEncoding.dropLast().joined(separator: ", "))\" is not supported"))
@@ -354,9 +363,13 @@ struct HTTPRequestParser {
                     index += 1
                 }
                 guard digits > 0 else { return (consumed, .failed(.init(status: 400, reason: "invalid chunk size"))) }
-                // Anything after the size must be a chunk extension (ignored) or the CR.
-                while index < lineEnd && (bytes[index] == 0x20 || bytes[index] == 0x09) { index += 1 }
-                if index < lineEnd && bytes[index] != UInt8(ascii: ";") && !(index == lineEnd - 1 && bytes[index] == Self.cr) {
+                // RFC 9112 §7.1: the line ends with CRLF (a bare LF is how smuggling starts), and
+                // whitespace after the size may only precede a chunk extension (ignored).
+                guard lineEnd > consumed, bytes[lineEnd - 1] == Self.cr else {
+                    return (consumed, .failed(.init(status: 400, reason: "chunk size line not ended by CRLF")))
+                }
+                while index < lineEnd - 1 && (bytes[index] == 0x20 || bytes[index] == 0x09) { index += 1 }
+                if index < lineEnd - 1 && bytes[index] != UInt8(ascii: ";") || index > consumed + digits && index == lineEnd - 1 {
                     return (consumed, .failed(.init(status: 400, reason: "invalid chunk size")))
                 }
                 consumed = lineEnd + 1
@@ -380,12 +393,12 @@ struct HTTPRequestParser {
             case .chunkDataEnd:
                 let available = count - consumed
                 guard available > 0 else { return (consumed, .needMore) }
-                if bytes[consumed] == Self.newline {
-                    consumed += 1
-                } else if bytes[consumed] == Self.cr {
+                if bytes[consumed] == Self.cr {
                     guard available > 1 else { return (consumed, .needMore) }
                     guard bytes[consumed + 1] == Self.newline else { return (consumed, .failed(.init(status: 400, reason: "chunk data not followed by CRLF"))) }
                     consumed += 2
+                } else if bytes[consumed] == Self.newline {
+                    return (consumed, .failed(.init(status: 400, reason: "chunk data not followed by CRLF")))
                 } else {
                     return (consumed, .failed(.init(status: 400, reason: "chunk data longer than its chunk size")))
                 }
@@ -400,7 +413,10 @@ struct HTTPRequestParser {
                 let length = lineEnd - consumed
                 let total = seen + length + 1
                 if total > maxHeaderBytes { return (consumed, .failed(.init(status: 431, reason: "trailer section larger than \(maxHeaderBytes) bytes"))) }
-                let isEmpty = length == 0 || (length == 1 && bytes[consumed] == Self.cr)
+                guard length > 0, bytes[lineEnd - 1] == Self.cr else {
+                    return (consumed, .failed(.init(status: 400, reason: "chunked body line not ended by CRLF")))
+                }
+                let isEmpty = length == 1
                 if !isEmpty {
                     // Trailer fields are read and dropped (RFC 9112 §7.1.2 lets a recipient
                     // discard them); they still have to look like fields.
@@ -457,7 +473,24 @@ struct HTTPRequestParser {
               (48...57).contains(bytes[5]), (48...57).contains(bytes[7])
         else { return nil }
         if bytes[5] == 49 && bytes[7] == 49 { return .http1_1 }
+        // RFC 9110 §2.5: a higher minor version of a major we speak is processed (and answered)
+        // as the highest minor we implement, HTTP/1.1.
+        if bytes[5] == 49 && bytes[7] > 49 { return .http1_1 }
         return HTTPVersion(major: Int(bytes[5] - 48), minor: Int(bytes[7] - 48))
+    }
+
+    /// RFC 3986 `host [":" port]` bytes: reg-name, IPv4 or a bracketed IP literal, and no
+    /// comma (RFC 9110 lists would make it two hosts). Empty is allowed (RFC 9112 §3.2).
+    private static func isValidHost(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                continue
+            default:
+                guard "-._~!$&'()*+;=%:[]".utf8.contains(byte) else { return false }
+            }
+        }
+        return true
     }
 
     private static func hexValue(_ byte: UInt8) -> Int? {
