@@ -27,6 +27,9 @@ public struct UpstreamRequest: Sendable {
     public var body: [UInt8]
     /// Overrides the client's read timeout for this call.
     public var readTimeout: Duration?
+    /// When set, the body is handed on here as it arrives and the completion gets the head
+    /// alone (see `UpstreamBodyStream`).
+    var bodyStream: UpstreamBodyStream?
 
     public init(method: String, scheme: String = "http", host: String, port: Int, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.method = method
