@@ -49,7 +49,7 @@ STUB_LINKER_NOISE := the use of .(mktemp|tempnam|tmpnam). is dangerous
 stub: stub-deps ## serve Stubs/settings.json on 127.0.0.1:$(PORT) (hot reload on edit)
 	@echo "make stub: building stubserver (release$(if $(STUB_LINK_FLAGS), with the Swift runtime linked statically)); the first build takes a few minutes (about 3 on 2 cores), later ones seconds"
 	@set -o pipefail; $(STUB_BUILD) --product stubserver 2>&1 | { grep --line-buffered -v -E '$(STUB_LINKER_NOISE)' || true; }
-	@echo "make stub: serving $(STUBS) on http://127.0.0.1:$(PORT) (Ctrl-C stops; edits reload)"
+	@echo "make stub: starting stubserver on port $(PORT) with $(STUBS) (Ctrl-C stops it; edits reload)"
 	@"$$($(STUB_BUILD) --show-bin-path)/stubserver" start -p $(PORT) -c $(STUBS)
 
 stub-deps: ## Linux: install libxml2-dev with apt-get when libxml2.so is missing (static stubserver link)

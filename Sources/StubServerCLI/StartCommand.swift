@@ -101,6 +101,9 @@ enum StartCommand {
         }
         do {
             try server.start()
+        } catch HTTPServerError.addressInUse(let host, let port) where parsed["port"] == nil {
+            // moco's default is a free port; ours is a fixed one, which may be taken.
+            throw RuntimeFailure("port \(port) on \(host) (the default) is already in use; -p 0 picks a free port, as moco does without -p")
         } catch {
             throw RuntimeFailure("\(error)")
         }

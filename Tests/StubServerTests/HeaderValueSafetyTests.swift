@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import HTTPEngine
 @testable import StubServer
 
 /// No value from a configuration or a request can add a header line (issue 21, point 5).

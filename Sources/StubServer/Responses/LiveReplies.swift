@@ -164,8 +164,12 @@ enum LiveReplies {
     private static func proxied(_ proxy: ProxyPlan, plan: ResponsePlan, context: TemplateContext) -> HTTPReply {
         let request = context.view.request
         let upstreamRequest: UpstreamRequest
+        // A plain proxy relays the body as it arrives (server-sent events, large downloads).
+        let relayed = UpstreamBodyStream.relays(proxy, event: plan.event, method: request.method) ? UpstreamBodyStream() : nil
         do throws(ResponseFailure) {
-            upstreamRequest = try proxy.upstreamRequest(for: request, context: context)
+            var built = try proxy.upstreamRequest(for: request, context: context)
+            built.bodyStream = relayed
+            upstreamRequest = built
         } catch {
             return plan.failure(error.message)
         }
@@ -183,8 +187,14 @@ enum LiveReplies {
                 for field in response.headers where !HTTPHeaders.sameName(field.name, "Date") && !HTTPHeaders.sameName(field.name, "Server") {
                     seed.headers.add(name: field.name, value: field.value)
                 }
-                seed.body = response.body
+                if let relayed, relayed.isAttached, !(100..<200).contains(response.status), response.status != 204, response.status != 304 {
+                    seed.upstreamBody = (relayed, UpstreamBodyStream.announcedLength(response))
+                } else {
+                    seed.body = response.body
+                }
                 reply = plan.build(context, seed: seed, upstreamSetsStatus: true)
+                // An answer that does not carry the relayed body (a step failed) lets it go.
+                if case .streamed = reply.payload {} else { relayed?.cancel() }
             } else {
                 reply = plan.failure("could not get an answer from its upstream: \(problem ?? "unknown error")", status: status)
             }

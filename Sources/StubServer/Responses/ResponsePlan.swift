@@ -109,6 +109,9 @@ final class ResponsePlan: Sendable {
             return failure("could not build its response: \(error.message)")
         }
         if let file = draft.streamedFile { return file.reply(head: draft.response, delay: draft.delay) }
+        if let upstream = draft.upstreamBody {
+            return upstream.stream.reply(head: draft.response, contentLength: upstream.length, delay: draft.delay)
+        }
         return HTTPReply(.response(draft.response), delay: draft.delay)
     }
 
@@ -153,10 +156,14 @@ struct ResponseDraft {
     var live: LivePlan?
     /// A large file sent from its descriptor instead of `body`.
     var streamedFile: StreamedFileBody?
+    /// A proxied body handed on as the upstream sends it (its length when the upstream said).
+    var upstreamBody: (stream: UpstreamBodyStream, length: Int?)?
 
     mutating func setBody(_ bytes: [UInt8], contentType: String) {
         body = bytes
         streamedFile = nil
+        upstreamBody?.stream.cancel()
+        upstreamBody = nil
         if contentTypeIsDefault {
             headers.remove(name: "Content-Type")
             contentTypeIsDefault = false

@@ -15,7 +15,7 @@ struct SystemError: Error, CustomStringConvertible {
 
 /// Thin wrappers over the socket calls the engine uses. Every call that can be interrupted is
 /// retried on `EINTR` (debuggers and profilers deliver signals); writes never raise `SIGPIPE`.
-enum SystemCalls {
+package enum SystemCalls {
     enum IOResult: Equatable {
         case bytes(Int)
         case wouldBlock
@@ -55,7 +55,7 @@ enum SystemCalls {
 
     /// Closes once. `close` is deliberately not retried on EINTR: on Linux the descriptor is
     /// released even then, and a retry could close a descriptor another thread just opened.
-    static func close(_ fd: Int32) {
+    package static func close(_ fd: Int32) {
         #if canImport(Glibc)
         _ = Glibc.close(fd)
         #else

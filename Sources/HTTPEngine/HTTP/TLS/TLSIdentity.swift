@@ -103,7 +103,7 @@ public struct TLSIdentity: Sendable, Equatable {
 }
 
 /// The blocks of a PEM text (RFC 7468): label, optional RFC 1421 headers, base64 body.
-enum PEMBlocks {
+package enum PEMBlocks {
     struct Block {
         var label: String
         var headers: String
@@ -136,7 +136,7 @@ enum PEMBlocks {
     }
 
     /// PEM text of DER bytes, 64 columns.
-    static func encode(_ bytes: [UInt8], label: String) -> String {
+    package static func encode(_ bytes: [UInt8], label: String) -> String {
         let base64 = Data(bytes).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
         return "-----BEGIN \(label)-----\n\(base64)\n-----END \(label)-----\n"
     }

@@ -52,7 +52,8 @@ public enum UsableProcessors {
         guard let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
               let path = cgroupPath(fromProcCgroup: text)
         else { return nil }
-        var components = ConfinedFiles.normalizedComponents(path)
+        // The kernel writes the cgroup path absolute and normalised: no `.` or `..` to resolve.
+        var components = path.split(separator: "/").map(String.init)
         var tightest: Int?
         while true {
             let file = mount + (components.isEmpty ? "" : "/" + components.joined(separator: "/")) + "/cpu.max"

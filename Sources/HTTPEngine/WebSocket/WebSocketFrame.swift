@@ -1,18 +1,24 @@
 /// One RFC 6455 frame, and the codec for it: server frames go out unmasked, client frames
 /// must arrive masked.
-struct WebSocketFrame: Equatable {
-    enum Opcode: UInt8 {
+package struct WebSocketFrame: Equatable {
+    package enum Opcode: UInt8 {
         case continuation = 0x0, text = 0x1, binary = 0x2, close = 0x8, ping = 0x9, pong = 0xA
 
-        var isControl: Bool { rawValue & 0x8 != 0 }
+        package var isControl: Bool { rawValue & 0x8 != 0 }
     }
 
-    var fin: Bool
-    var opcode: Opcode
-    var payload: [UInt8]
+    package var fin: Bool
+    package var opcode: Opcode
+    package var payload: [UInt8]
+
+    package init(fin: Bool, opcode: Opcode, payload: [UInt8]) {
+        self.fin = fin
+        self.opcode = opcode
+        self.payload = payload
+    }
 
     /// The frame's bytes as a server sends them.
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var bytes: [UInt8] = [(fin ? 0x80 : 0) | opcode.rawValue]
         let count = payload.count
         if count < 126 {
@@ -27,20 +33,25 @@ struct WebSocketFrame: Equatable {
     }
 
     /// A close frame with a status code and a short reason.
-    static func close(_ code: UInt16, reason: String = "") -> WebSocketFrame {
+    package static func close(_ code: UInt16, reason: String = "") -> WebSocketFrame {
         WebSocketFrame(fin: true, opcode: .close, payload: [UInt8(code >> 8), UInt8(code & 0xFF)] + Array(reason.utf8.prefix(123)))
     }
 
     /// Why bytes from a client are not an acceptable frame, with the close code to send.
-    struct Violation: Error, Equatable {
-        var code: UInt16
-        var reason: String
+    package struct Violation: Error, Equatable {
+        package var code: UInt16
+        package var reason: String
+
+        package init(code: UInt16, reason: String) {
+            self.code = code
+            self.reason = reason
+        }
     }
 
     /// Decodes the first frame in `bytes` (a client frame: masked). Returns nil when more bytes
     /// are needed, else the frame and how many bytes it used. `maxPayload` bounds what a header
     /// may announce before any of it is buffered.
-    static func decode(_ bytes: ArraySlice<UInt8>, maxPayload: Int) throws(Violation) -> (frame: WebSocketFrame, consumed: Int)? {
+    package static func decode(_ bytes: ArraySlice<UInt8>, maxPayload: Int) throws(Violation) -> (frame: WebSocketFrame, consumed: Int)? {
         guard bytes.count >= 2 else { return nil }
         let start = bytes.startIndex
         let first = bytes[start], second = bytes[start + 1]

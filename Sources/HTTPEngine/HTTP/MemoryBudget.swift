@@ -47,12 +47,12 @@ public final class MemoryBudget: @unchecked Sendable {
         return refusals
     }
 
-    func setRelief(_ relief: (@Sendable (Int) -> Int)?) {
+    package func setRelief(_ relief: (@Sendable (Int) -> Int)?) {
         lock.lock(); self.relief = relief; lock.unlock()
     }
 
     /// Counts `delta` bytes more (or fewer, when negative) without refusing.
-    func adjust(by delta: Int) {
+    package func adjust(by delta: Int) {
         guard delta != 0 else { return }
         lock.lock()
         used += delta

@@ -27,6 +27,9 @@ public struct UpstreamRequest: Sendable {
     public var body: [UInt8]
     /// Overrides the client's read timeout for this call.
     public var readTimeout: Duration?
+    /// When set, the body is handed on here as it arrives and the completion gets the head
+    /// alone (see `UpstreamBodyStream`).
+    package var bodyStream: UpstreamBodyStream?
 
     public init(method: String, scheme: String = "http", host: String, port: Int, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.method = method
@@ -60,13 +63,13 @@ public struct UpstreamRequest: Sendable {
 /// An absolute URL split the way the client needs it, without Foundation's URL quirks
 /// (a template may render spaces or unusual characters into the path; they are sent as they are
 /// only if they are valid in a request-target).
-struct UpstreamURL: Sendable {
+package struct UpstreamURL: Sendable {
     var scheme: String
     var host: String
     var port: Int
     var target: String
 
-    init(_ text: String) throws(UpstreamError) {
+    package init(_ text: String) throws(UpstreamError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let schemeEnd = trimmed.range(of: "://") else { throw .invalidURL(text, "expected http://host[:port]/path") }
         let scheme = trimmed[..<schemeEnd.lowerBound].lowercased()
@@ -158,7 +161,7 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The status a proxy answers with when the upstream failed this way.
-    var gatewayStatus: Int {
+    package var gatewayStatus: Int {
         switch self {
         case .connectTimeout, .readTimeout: 504
         case .overloaded: 503

@@ -31,6 +31,11 @@ final class UpstreamConnection: PollHandler {
     #endif
     /// The last write could not go on until the peer sends something (TLS only).
     private var writeWaitsForRead = false
+    /// A streamed body's consumer is behind: the socket is not read until it catches up.
+    private var readingPaused = false
+    /// For a call with a body stream: whether this response's body is relayed (decided at its
+    /// head; nil before).
+    private var relaying: Bool?
     private var loop: EventLoop { pool.client.loop }
     private var configuration: UpstreamClient.Configuration { pool.client.configuration }
 
@@ -78,7 +83,10 @@ final class UpstreamConnection: PollHandler {
         exchange.connection = self
         output = exchange.serialized
         written = 0
-        parser = UpstreamResponseParser(requestMethod: exchange.request.method, maxBodyBytes: configuration.maxResponseBytes)
+        // A streamed body is handed on as it arrives, never collected: no size limit here.
+        let limit = exchange.request.bodyStream == nil ? configuration.maxResponseBytes : Int.max
+        parser = UpstreamResponseParser(requestMethod: exchange.request.method, maxBodyBytes: limit)
+        relaying = nil
         state = .writing
         armReadTimer()
         flush()
@@ -86,6 +94,7 @@ final class UpstreamConnection: PollHandler {
 
     func becomeIdle() {
         state = .idle
+        resumeReadingInterest()
         exchange = nil
         parser = nil
         setWriting(false)
@@ -101,6 +110,60 @@ final class UpstreamConnection: PollHandler {
     func abandon() {
         exchange = nil
         close()
+    }
+
+    // MARK: Streamed bodies (see `UpstreamBodyStream`)
+
+    /// The consumer of `stream` went away before its end (the connection may have moved on
+    /// to another call meanwhile: only that stream's call is abandoned).
+    func abandonStream(_ stream: UpstreamBodyStream) {
+        guard let current = exchange?.request.bodyStream, current === stream else { return }
+        abandon()
+    }
+
+    func pauseReading() {
+        guard !readingPaused, fd >= 0, state == .reading else { return }
+        readingPaused = true
+        loop.setInterest(fd, reading: false, writing: wantsWrite, wasReading: true, wasWriting: wantsWrite)
+    }
+
+    func resumeReading(_ stream: UpstreamBodyStream) {
+        guard readingPaused, let current = exchange?.request.bodyStream, current === stream else { return }
+        resumeReadingInterest()
+        lastActivity = SystemCalls.monotonicNanos()
+        // TLS may hold decrypted bytes the socket will not announce again.
+        if state == .reading { read() }
+    }
+
+    private func resumeReadingInterest() {
+        guard readingPaused else { return }
+        readingPaused = false
+        if fd >= 0 { loop.setInterest(fd, reading: true, writing: wantsWrite, wasReading: false, wasWriting: wantsWrite) }
+    }
+
+    /// Hands a streamed body on: the head once (the call's completion gets it), then each
+    /// piece as it is parsed.
+    private func relayStreamedBody() throws(UpstreamResponseParser.Failure) {
+        guard let exchange, let stream = exchange.request.bodyStream, var parser, parser.headIsComplete, relaying != false else { return }
+        if relaying == nil {
+            relaying = UpstreamBodyStream.relays(parser.response)
+            if relaying == false {
+                // A small answer is collected as usual (its journal entry is then written
+                // before the client has it, and a failover could still use it).
+                try parser.limitBody(to: configuration.maxResponseBytes)
+                self.parser = parser
+                return
+            }
+        }
+        if !exchange.isFinished {
+            stream.attach(self, loop: loop)
+            var head = parser.response
+            head.body = []
+            exchange.finish(.success(head))
+        }
+        let piece = parser.takeBody()
+        self.parser = parser
+        stream.push(piece)
     }
 
     func handle(_ event: PollEvent) {
@@ -169,10 +232,13 @@ final class UpstreamConnection: PollHandler {
             case .bytes(let count):
                 lastActivity = SystemCalls.monotonicNanos()
                 do throws(UpstreamResponseParser.Failure) {
-                    if case .complete(let reusable) = try parser!.feed(UnsafeRawBufferPointer(rebasing: scratch[..<count])) {
+                    let outcome = try parser!.feed(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
+                    try relayStreamedBody()
+                    if case .complete(let reusable) = outcome {
                         complete(reusable: reusable)
                         return
                     }
+                    if readingPaused { return }
                 } catch {
                     guard let exchange else { return close() }
                     fail(exchange, .malformedResponse(error.reason))
@@ -183,6 +249,7 @@ final class UpstreamConnection: PollHandler {
             case .endOfFile:
                 do throws(UpstreamResponseParser.Failure) {
                     if case .complete = try parser!.finish() {
+                        try relayStreamedBody()
                         complete(reusable: false)
                         return
                     }
@@ -284,6 +351,7 @@ final class UpstreamConnection: PollHandler {
         } else {
             close()
         }
+        exchange.request.bodyStream?.end()
         exchange.finish(.success(response))
     }
 
@@ -310,6 +378,8 @@ final class UpstreamConnection: PollHandler {
     private func fail(_ exchange: UpstreamExchange, _ error: UpstreamError) {
         self.exchange = nil
         close()
+        // After its head the call has answered: the failure ends the streamed body instead.
+        if exchange.isFinished { exchange.request.bodyStream?.fail("\(error)") }
         exchange.finish(.failure(error))
     }
 
@@ -322,6 +392,12 @@ final class UpstreamConnection: PollHandler {
         timer = nil
         guard state == .reading || state == .writing, let exchange else { return }
         let limit = readTimeout
+        if readingPaused {
+            // Waiting for our own consumer is not the upstream being slow.
+            lastActivity = SystemCalls.monotonicNanos()
+            timer = loop.schedule(after: limit) { [weak self] in self?.readTimerFired() }
+            return
+        }
         let deadline = lastActivity &+ limit.nanoseconds
         if SystemCalls.monotonicNanos() >= deadline {
             fail(exchange, .readTimeout(limit))
@@ -340,7 +416,7 @@ final class UpstreamConnection: PollHandler {
 
     private func setWriting(_ writing: Bool) {
         guard fd >= 0, writing != wantsWrite else { return }
-        loop.setInterest(fd, reading: true, writing: writing, wasReading: true, wasWriting: wantsWrite)
+        loop.setInterest(fd, reading: !readingPaused, writing: writing, wasReading: !readingPaused, wasWriting: wantsWrite)
         wantsWrite = writing
     }
 

@@ -48,7 +48,7 @@ public struct HTTPServerLimits: Sendable, Equatable {
 extension Duration {
     /// Whole nanoseconds, clamped to 0...2^62 (about 146 years), so a deadline `now + this`
     /// never wraps however long a configured latency or timeout is.
-    var nanoseconds: UInt64 {
+    package var nanoseconds: UInt64 {
         let parts = components
         guard parts.seconds >= 0, parts.attoseconds >= 0 else { return 0 }
         let ceiling: UInt64 = 1 << 62

@@ -83,7 +83,7 @@ public final class HTTPReplyPromise: @unchecked Sendable {
 
     /// The engine takes delivery: `consumer` runs once with the reply, at once if the promise
     /// was already fulfilled, else on the fulfilling thread.
-    func whenFulfilled(_ consumer: @escaping @Sendable (HTTPReply) -> Void) {
+    package func whenFulfilled(_ consumer: @escaping @Sendable (HTTPReply) -> Void) {
         lock.lock()
         switch state {
         case .fulfilled(let reply):

@@ -46,6 +46,13 @@ public final class HTTPBodyStream: @unchecked Sendable {
         onLoop { $0.streamDidFinish(from: self) }
     }
 
+    /// Ends the body as broken: what was written goes out, then the connection closes without
+    /// the final chunk, so the client sees a truncated body rather than a complete one (the
+    /// source failed midway, e.g. a proxied upstream dropped its connection).
+    public func abort() {
+        onLoop { $0.streamDidAbort(from: self) }
+    }
+
     /// Runs `work` after `delay` on the connection's loop timer (no thread sleeps); skipped if
     /// the stream was cancelled meanwhile.
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
@@ -102,7 +109,7 @@ public final class HTTPBodyStream: @unchecked Sendable {
 }
 
 /// Carries a loop-confined closure to the loop thread (it only ever runs there).
-struct UncheckedAction<T>: @unchecked Sendable {
-    let action: (T) -> Void
-    init(_ action: @escaping (T) -> Void) { self.action = action }
+package struct UncheckedAction<T>: @unchecked Sendable {
+    package let action: (T) -> Void
+    package init(_ action: @escaping (T) -> Void) { self.action = action }
 }

@@ -23,7 +23,7 @@ struct UpstreamResponseParser {
 
     let expectsBody: Bool
     let maxHeadBytes: Int
-    let maxBodyBytes: Int
+    private(set) var maxBodyBytes: Int
     private var state = State.head
     private var buffer: [UInt8] = []
     private var position = 0
@@ -34,6 +34,27 @@ struct UpstreamResponseParser {
         expectsBody = requestMethod.uppercased() != "HEAD"
         self.maxHeadBytes = maxHeadBytes
         self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// True once the status line and headers are parsed (the body may still be coming).
+    var headIsComplete: Bool {
+        if case .head = state { return false }
+        return true
+    }
+
+    /// Collects the rest of the body after all, up to `limit` (a relay declined at the head).
+    mutating func limitBody(to limit: Int) throws(Failure) {
+        maxBodyBytes = limit
+        if case .fixed(let remaining) = state, response.body.count + remaining > limit {
+            throw Failure(reason: "body larger than \(limit) bytes")
+        }
+    }
+
+    /// The body bytes parsed so far, handed over and forgotten (a streamed body never
+    /// accumulates here; its size limit is the consumer's).
+    mutating func takeBody() -> [UInt8] {
+        defer { response.body = [] }
+        return response.body
     }
 
     /// True once any byte of the response arrived (a reused connection that fails before

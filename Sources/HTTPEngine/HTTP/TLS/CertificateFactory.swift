@@ -1,15 +1,20 @@
 #if !canImport(Darwin)
 /// Makes keys and X.509 certificates through OpenSSL: a local certificate authority and server
 /// certificates it signs (EC P-256, SHA-256), as DER. For development certificates only.
-enum CertificateFactory {
-    struct Made: Sendable {
+package enum CertificateFactory {
+    package struct Made: Sendable {
         /// DER certificate and DER (SEC1) private key.
-        var certificate: [UInt8]
-        var privateKey: [UInt8]
+        package var certificate: [UInt8]
+        package var privateKey: [UInt8]
+
+        package init(certificate: [UInt8], privateKey: [UInt8]) {
+            self.certificate = certificate
+            self.privateKey = privateKey
+        }
     }
 
     /// A self-signed authority that may sign server certificates.
-    static func makeAuthority(commonName: String, days: Int) throws(TLSConfigurationError) -> Made {
+    package static func makeAuthority(commonName: String, days: Int) throws(TLSConfigurationError) -> Made {
         let calls = try Calls.load()
         let key = try calls.generateKey()
         defer { calls.server.freePrivateKey(key) }
@@ -23,7 +28,7 @@ enum CertificateFactory {
     }
 
     /// A server certificate for `names` (DNS names and IP addresses) signed by `authority`.
-    static func makeServer(names: [String], authority: Made, days: Int) throws(TLSConfigurationError) -> Made {
+    package static func makeServer(names: [String], authority: Made, days: Int) throws(TLSConfigurationError) -> Made {
         let calls = try Calls.load()
         guard let issuer = calls.server.decode(authority.certificate, with: calls.server.decodeCertificate),
               let issuerKey = calls.server.decode(authority.privateKey, with: calls.server.decodePrivateKey)

@@ -928,6 +928,18 @@ final class HTTPConnection: PollHandler {
         flush()
     }
 
+    func streamDidAbort(from body: HTTPBodyStream) {
+        guard !isClosed, case .stream(let state) = inFlight, state.body === body else { return }
+        closeWhenFlushed = true
+        lingerOnClose = false
+        inFlight = .none
+        awaitingReply = false
+        replyDeadline = .max
+        body.cancel()
+        state.reply.onSent?(state.status, .nanoseconds(Int64(SystemCalls.monotonicNanos() &- state.reply.started)))
+        flush()
+    }
+
     func streamDidFinish(from body: HTTPBodyStream) {
         guard !isClosed, case .stream(let state) = inFlight, state.body === body else { return }
         inFlight = .none

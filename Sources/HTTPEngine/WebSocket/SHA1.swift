@@ -4,8 +4,8 @@
 /// ```swift
 /// SHA1.hash(Array("abc".utf8))   // a9993e36 4706816a ba3e2571 7850c26c 9cd0d89d
 /// ```
-enum SHA1 {
-    static func hash(_ message: [UInt8]) -> [UInt8] {
+package enum SHA1 {
+    package static func hash(_ message: [UInt8]) -> [UInt8] {
         var h: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
         var padded = message
         padded.append(0x80)

@@ -198,11 +198,11 @@ public final class UpstreamCall: @unchecked Sendable {
 }
 
 /// A value shared across threads behind a lock.
-final class LockedBox<Value>: @unchecked Sendable {
+package final class LockedBox<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
+    package init(_ value: Value) { stored = value }
+    package var value: Value {
         get { lock.lock(); defer { lock.unlock() }; return stored }
         set { lock.lock(); stored = newValue; lock.unlock() }
     }

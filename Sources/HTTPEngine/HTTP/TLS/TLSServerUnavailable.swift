@@ -37,17 +37,22 @@ enum PKCS12Reader {
 #endif
 
 #if canImport(Darwin)
-enum CertificateFactory {
-    struct Made: Sendable {
-        var certificate: [UInt8]
-        var privateKey: [UInt8]
+package enum CertificateFactory {
+    package struct Made: Sendable {
+        package var certificate: [UInt8]
+        package var privateKey: [UInt8]
+
+        package init(certificate: [UInt8], privateKey: [UInt8]) {
+            self.certificate = certificate
+            self.privateKey = privateKey
+        }
     }
 
-    static func makeAuthority(commonName: String, days: Int) throws(TLSConfigurationError) -> Made {
+    package static func makeAuthority(commonName: String, days: Int) throws(TLSConfigurationError) -> Made {
         throw TLSConfigurationError("making development certificates needs OpenSSL; \(tlsServingUnavailable)")
     }
 
-    static func makeServer(names: [String], authority: Made, days: Int) throws(TLSConfigurationError) -> Made {
+    package static func makeServer(names: [String], authority: Made, days: Int) throws(TLSConfigurationError) -> Made {
         throw TLSConfigurationError("making development certificates needs OpenSSL; \(tlsServingUnavailable)")
     }
 }
