@@ -80,14 +80,12 @@ public final class MemoryBudget: @unchecked Sendable {
         return true
     }
 
-    /// `admit` and count in one step: two event loops cannot both take the last room, as they
-    /// could when each admitted first and counted later (200 uploads arriving at once went past
-    /// the budget by a body or two). Small amounts are counted and never refused.
+    /// `admit` and, for large work, count in one step: two event loops cannot both take the last
+    /// room, as they could when each admitted first and counted later (200 uploads arriving at
+    /// once went past the budget by a body or two). Small work is admitted and left uncounted,
+    /// as with `admit`: the caller counts it as it buffers.
     func reserve(_ bytes: Int) -> Bool {
-        guard bytes >= largeWork else {
-            adjust(by: bytes)
-            return true
-        }
+        guard bytes >= largeWork else { return true }
         var askedForRelief = false
         while true {
             lock.lock()

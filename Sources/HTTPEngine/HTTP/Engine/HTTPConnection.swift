@@ -271,7 +271,7 @@ final class HTTPConnection: PollHandler {
                         return false
                     }
                     bodyReserved = length
-                    memoryCharged += length
+                    if length >= context.memory.largeWork { memoryCharged += length } // counted by reserve
                 }
                 phase = .body
                 bodyStartedAt = worker.loop.now
