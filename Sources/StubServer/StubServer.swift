@@ -39,6 +39,10 @@ public final class StubServer: @unchecked Sendable {
         public var admin: AdminAccess = .automatic
         /// What `POST /__admin/shutdown` does once its reply is out; nil stops this server.
         public var onShutdownRequest: (@Sendable () -> Void)?
+        /// Serve HTTPS with this certificate and key instead of plain HTTP (Linux: the system's
+        /// OpenSSL). `DevelopmentCertificates` makes a local authority and a certificate for
+        /// `localhost`; `baseURL` is then `https://…`.
+        public var tls: TLSIdentity?
 
         public init(
             host: String = "127.0.0.1",
@@ -141,6 +145,7 @@ public final class StubServer: @unchecked Sendable {
         self.adminEndpoint = adminEndpoint
         var configuration = HTTPServer.Configuration(host: options.host, port: options.port, limits: options.limits)
         configuration.eventLoopCount = options.eventLoopCount
+        configuration.tls = options.tls
         let logger = options.logger
         engine = HTTPServer(
             configuration: configuration,
@@ -211,12 +216,14 @@ public final class StubServer: @unchecked Sendable {
     /// The bound port (after `start()`).
     public var port: Int { engine.port }
 
-    /// `http://127.0.0.1:PORT` (the configured host, bracketed for IPv6).
+    /// `http://127.0.0.1:PORT` (the configured host, bracketed for IPv6); `https://localhost:PORT`
+    /// when serving HTTPS on loopback, the name a development certificate is made for.
     public var baseURL: URL {
         var host = options.host
         if host == "0.0.0.0" || host == "::" { host = "127.0.0.1" }
+        if options.tls != nil && (host == "127.0.0.1" || host == "::1") { host = "localhost" }
         if host.contains(":") { host = "[\(host)]" }
-        return URL(string: "http://\(host):\(port)")!
+        return URL(string: "\(options.tls == nil ? "http" : "https")://\(host):\(port)")!
     }
 
     // MARK: Reloading

@@ -7,6 +7,8 @@ enum Help {
 
     SUBCOMMANDS:
       start                   Serve stubs from a JSON configuration.
+      https                   moco's https task: serve over HTTPS with a JKS/PKCS#12 keystore or PEM files.
+      socket                  moco's socket task: a TCP server whose sessions match and answer text.
       shutdown                Stop a running server through its shutdown port.
       validate                Check a configuration and print every problem.
       requests                List the requests a running server received (admin API).
@@ -21,7 +23,7 @@ enum Help {
     static let start = """
     OVERVIEW: Serve stubs from a JSON configuration, reloading it when a file changes.
 
-    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [--admin-token <token> | --no-admin] [--threads <n>] [--max-memory <size>] [--content-length <bytes>] [-q]
+    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [--admin-token <token> | --no-admin] [--threads <n>] [--max-memory <size>] [--content-length <bytes>] [--https [--certificate <pem> --private-key <pem>]] [-q]
 
     OPTIONS:
       -p, --port <port>       Port to listen on (default: 12306; 0 picks a free port).
@@ -45,6 +47,9 @@ enum Help {
       -q, --quiet             Do not print a line per request.
       --content-length <bytes>
                               Largest request body; larger ones get 413 (default: 10485760).
+      --https                 Serve HTTPS instead of HTTP (Linux: through the system's OpenSSL).
+      --certificate <pem>     With --https: the certificate (chain), PEM.
+      --private-key <pem>     With --https: its private key, PEM (unencrypted).
       -h, --help              Show help information.
 
     Configuration warnings (a response file that does not exist yet, …) are printed at start.
@@ -119,5 +124,46 @@ enum Help {
       -h, --help              Show help information.
 
     Exits 1 when the server cannot be reached or refuses the call.
+    """
+
+    static let https = """
+    OVERVIEW: moco's https task: serve stubs over HTTPS (TLS 1.2+, the system's OpenSSL on Linux).
+
+    USAGE: stubserver https [-p <port>] (-c <config> | -g <settings> [-e <env>]) (--https <keystore> --keystore <store-password> --cert <key-password> | --certificate <pem> --private-key <pem>) [start's other options]
+
+    OPTIONS:
+      --https <keystore>      A Java keystore as moco takes it: JKS (keytool -storetype JKS) or
+                              PKCS#12. The first private-key entry and its chain are served.
+      --keystore <password>   The keystore's password (checks its integrity).
+      --cert <password>       The private key's password.
+      --certificate <pem>     Instead of a keystore: the certificate (chain), PEM ...
+      --private-key <pem>     ... and its unencrypted private key, PEM.
+      -h, --help              Show help information.
+
+    Every option of 'stubserver start' works here too (-p, -c, -g, -e, -s, --host, -q, …).
+    A plain-HTTP request on the port gets '400' saying the port speaks HTTPS.
+    Example (moco's): stubserver https -p 12306 -c foo.json --https cert.jks --cert mocohttps --keystore mocohttps
+    """
+
+    static let socket = """
+    OVERVIEW: moco's socket task: a TCP server whose sessions match the text a client sends and answer text.
+
+    USAGE: stubserver socket [-p <port>] -c <config> [-s <shutdown-port>] [--host <address>] [--threads <n>] [-q]
+
+    OPTIONS:
+      -p, --port <port>       Port to listen on (default: 12306; 0 picks a free port).
+      -c, --config <config>   Configuration file or quoted glob: moco sessions whose request uses
+                              text, file, json, json_paths, xpaths or struct (and the operators),
+                              and whose response uses text, file, json, latency, seq or cycle.
+      -s, --shutdown-port <shutdown-port>
+                              Port for 'stubserver shutdown' (default: a free port, printed).
+      --host <address>        Address to bind (default: 127.0.0.1).
+      --threads <n>           Event loops (threads), 1 to 1024 (default: one per usable CPU).
+      -q, --quiet             Do not print a line per request.
+      -h, --help              Show help information.
+
+    As in moco, each burst of bytes a client sends is one request; when no session matches,
+    nothing is sent and the connection stays open. Prints one line per request:
+    received "foo" → sent "bar" (socket.json#0).
     """
 }

@@ -24,12 +24,15 @@ enum StartCommand {
         .init(names: ["--no-admin"], key: "no-admin", takesValue: false),
     ]
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: options, command: name)
+    /// `start`, or moco's `https` task (`https: true`: a keystore or PEM files are required).
+    static func run(_ arguments: [String], https: Bool = false) throws -> Int32 {
+        let name = https ? HTTPSOptions.command : name
+        let parsed = try CommandLineArguments(arguments, options: options + (https ? HTTPSOptions.httpsOptions : HTTPSOptions.startOptions), command: name)
         if parsed.wantsHelp {
-            Console.out(Help.start)
+            Console.out(https ? Help.https : Help.start)
             return 0
         }
+        let tls = try HTTPSOptions.identity(parsed, https: https, command: name)
         let source = try ConfigSource(parsed, command: name)
         let port = try parsed.port("port", option: "-p", command: name) ?? 12306
         let shutdownPort = try parsed.port("shutdown", option: "-s", command: name) ?? 0
@@ -59,6 +62,7 @@ enum StartCommand {
             throw UsageError(message: "'--admin-token' needs a non-empty token", command: name)
         }
         var serverOptions = StubServer.Options(host: host, port: port, limits: limits)
+        serverOptions.tls = tls?.identity
         if let maxMemory { serverOptions.limits.maxMemoryBytes = maxMemory }
         if parsed.has("no-admin") {
             serverOptions.admin = .off
@@ -99,6 +103,7 @@ enum StartCommand {
             }
         }
         Console.out("Server is started at \(server.port)")
+        if let tls { Console.out("HTTPS: \(server.baseURL.absoluteString) with \(tls.source)") }
         let loops = server.eventLoopCount
         Console.out("Event loops: \(loops) (\(threads == nil ? "one per usable CPU" : "--threads"))")
 
@@ -143,14 +148,14 @@ enum StartCommand {
     /// Blocks SIGINT and SIGTERM before any other thread exists, so every thread inherits the
     /// mask and the signals stay pending until the signal thread's `sigwait` takes them (an
     /// ignored signal would be dropped; an unblocked one would kill the process).
-    private static func prepareStopSignals() {
+    static func prepareStopSignals() {
         signal(SIGINT, SIG_DFL) // a shell may start background jobs with SIGINT ignored
         signal(SIGTERM, SIG_DFL)
         var mask = stopSignalMask()
         pthread_sigmask(SIG_BLOCK, &mask, nil)
     }
 
-    private static func stopSignalMask() -> sigset_t {
+    static func stopSignalMask() -> sigset_t {
         var mask = sigset_t()
         sigemptyset(&mask)
         sigaddset(&mask, SIGINT)
@@ -159,7 +164,7 @@ enum StartCommand {
     }
 
     /// Many idle keep-alive clients need descriptors; lift the soft limit (see ``DescriptorLimit``).
-    private static func raiseDescriptorLimit() {
+    static func raiseDescriptorLimit() {
         DescriptorLimit.raise()
     }
 }

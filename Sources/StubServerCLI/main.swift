@@ -21,6 +21,10 @@ func runStubServer(_ arguments: [String]) -> Int32 {
             return 0
         case "start":
             return try StartCommand.run(rest)
+        case "https":
+            return try StartCommand.run(rest, https: true)
+        case "socket":
+            return try SocketCommand.run(rest)
         case "shutdown":
             return try ShutdownCommand.run(rest)
         case "validate":

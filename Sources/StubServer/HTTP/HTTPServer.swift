@@ -30,6 +30,8 @@ public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
     case addressInUse(host: String, port: Int)
     case cannotListen(host: String, port: Int, reason: String)
     case alreadyRunning
+    /// The TLS identity cannot be served (OpenSSL missing, key and certificate do not match…).
+    case tls(String)
 
     public var description: String {
         switch self {
@@ -41,6 +43,8 @@ public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
             "cannot listen on \(host):\(port): \(reason)"
         case .alreadyRunning:
             "the server is already running"
+        case .tls(let reason):
+            "cannot serve HTTPS: \(reason)"
         }
     }
 }
@@ -70,6 +74,10 @@ public final class HTTPServer: @unchecked Sendable {
         public var eventLoopCount = 0
         /// Pending-connection queue length passed to `listen`.
         public var backlog: Int32 = 1024
+        /// Serve HTTPS with this certificate and key (TLS 1.2+, through the system's OpenSSL,
+        /// on Linux); nil serves plain HTTP. A plain-HTTP request on a TLS port gets a `400`
+        /// saying so, in plain text.
+        public var tls: TLSIdentity?
 
         public init(host: String = "127.0.0.1", port: Int = 0, limits: HTTPServerLimits = HTTPServerLimits()) {
             self.host = host
@@ -88,6 +96,11 @@ public final class HTTPServer: @unchecked Sendable {
     private var workers: [LoopWorker] = []
     private var boundPort = 0
 
+    /// Every accepted connection goes straight to a handler `makeStreamHandler` builds: a plain
+    /// TCP (or TLS) server for a protocol without HTTP framing, with the engine's limits,
+    /// timeouts (`upgradedIdleTimeout` between bytes) and graceful stop.
+    private let makeStreamHandler: (@Sendable () -> any HTTPUpgradeHandler)?
+
     public init(
         configuration: Configuration = Configuration(),
         responder: any HTTPResponder,
@@ -97,6 +110,28 @@ public final class HTTPServer: @unchecked Sendable {
         self.memory = MemoryBudget(limit: configuration.limits.maxMemoryBytes)
         self.responder = responder
         self.onRejection = onRejection
+        self.makeStreamHandler = nil
+    }
+
+    /// A server that speaks no HTTP: each connection is handed at once to the handler
+    /// `makeHandler` builds, which reads and writes raw bytes through its channel.
+    ///
+    /// ```swift
+    /// final class Echo: HTTPUpgradeHandler {
+    ///     var channel: HTTPUpgradedChannel?
+    ///     func didStart(_ channel: HTTPUpgradedChannel) { self.channel = channel }
+    ///     func didReceive(_ bytes: [UInt8]) { channel?.send(bytes) }
+    ///     func didClose() { channel = nil }
+    /// }
+    /// let echo = HTTPServer(configuration: HTTPServer.Configuration(), streamHandler: { Echo() })
+    /// try echo.start()
+    /// ```
+    public init(configuration: Configuration = Configuration(), streamHandler makeHandler: @escaping @Sendable () -> any HTTPUpgradeHandler) {
+        self.configuration = configuration
+        self.memory = MemoryBudget(limit: configuration.limits.maxMemoryBytes)
+        self.responder = NoHTTPResponder()
+        self.onRejection = nil
+        self.makeStreamHandler = makeHandler
     }
 
     deinit { stop() }
@@ -123,6 +158,14 @@ public final class HTTPServer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard workers.isEmpty else { throw HTTPServerError.alreadyRunning }
+        var tlsContext: TLSServerContext?
+        if let identity = configuration.tls {
+            do throws(TLSConfigurationError) {
+                tlsContext = try TLSServerContext.make(identity)
+            } catch {
+                throw HTTPServerError.tls(error.message)
+            }
+        }
         let host = configuration.host
         guard var address = SocketAddress(host: host, port: configuration.port) else {
             throw HTTPServerError.invalidHost(host)
@@ -162,6 +205,8 @@ public final class HTTPServer: @unchecked Sendable {
 
         let count = configuration.eventLoopCount > 0 ? configuration.eventLoopCount : UsableProcessors.count
         let context = ServerContext(limits: configuration.limits, memory: memory, responder: responder, onRejection: onRejection)
+        context.tls = tlsContext
+        context.makeStreamHandler = makeStreamHandler
         var created: [LoopWorker] = []
         do {
             for index in 0..<count {
@@ -218,6 +263,9 @@ final class ServerContext: @unchecked Sendable {
     let idleTimeout: UInt64
     let replyTimeout: UInt64
     let upgradedIdleTimeout: UInt64
+    /// Set once before the loops start: TLS for every connection, and the raw-stream handler.
+    var tls: TLSServerContext?
+    var makeStreamHandler: (@Sendable () -> any HTTPUpgradeHandler)?
 
     private let lock = NSLock()
     private var openConnections = 0
@@ -284,6 +332,7 @@ final class LoopWorker: @unchecked Sendable {
         let connection = HTTPConnection(fd: fd, worker: self, remoteHost: remoteHost, remotePort: remotePort)
         connections[fd] = connection
         loop.register(fd, handler: connection, reading: true, writing: false)
+        if let makeHandler = context.makeStreamHandler { connection.startRawStream(makeHandler()) }
     }
 
     /// Called by a connection once its socket is closed.
@@ -452,6 +501,11 @@ final class Acceptor: PollHandler {
         loop.deregister(fd)
         SystemCalls.close(fd)
     }
+}
+
+/// The responder of a stream server, which never parses HTTP.
+private struct NoHTTPResponder: HTTPResponder {
+    func respond(to request: HTTPRequest) -> HTTPReply { HTTPReply(.close) }
 }
 
 /// Collects one answer per loop; the last to report gets them all.

@@ -69,6 +69,18 @@ final class HTTPConnection: PollHandler {
     /// Close with a reset instead of a FIN (the `connectionReset` fault).
     private var resetOnClose = false
 
+    /// HTTPS: the session every byte goes through (nil for plain HTTP). See "TLS" below.
+    private let tls: TLSServerSession?
+    /// The server serves TLS but no session could be made for this socket: close at once.
+    private let tlsUnavailable: Bool
+    private var handshakeDone = false
+    private var handshakeWantsWrite = false
+    /// The first byte was looked at (a TLS record, or a plain-HTTP client on the TLS port).
+    private var firstByteChecked = false
+    /// OpenSSL asked a read to wait for writability, or a write to wait for readability.
+    private var tlsReadWantsWrite = false
+    private var tlsWriteWantsRead = false
+
     init(fd: Int32, worker: LoopWorker, remoteHost: String, remotePort: Int) {
         self.fd = fd
         self.worker = worker
@@ -85,6 +97,13 @@ final class HTTPConnection: PollHandler {
         deadline = now &+ worker.context.headerTimeout
         lastWriteProgress = now
         idleSince = now
+        if let context = worker.context.tls {
+            tls = TLSServerSession(context: context, descriptor: fd)
+            tlsUnavailable = tls == nil
+        } else {
+            tls = nil
+            tlsUnavailable = false
+        }
     }
 
     /// Idle between requests with nothing to send: the connection a new client may displace.
@@ -96,6 +115,23 @@ final class HTTPConnection: PollHandler {
 
     func handle(_ event: PollEvent) {
         guard !isClosed else { return }
+        if tlsUnavailable { closeNow(); return }
+        if tls != nil {
+            if !handshakeDone && phase != .lingering {
+                continueHandshake()
+                return
+            }
+            if tlsWriteWantsRead && (event.readable || event.hangup) {
+                tlsWriteWantsRead = false
+                flush()
+                guard !isClosed else { return }
+            }
+            if tlsReadWantsWrite && event.writable {
+                tlsReadWantsWrite = false
+                readAvailable(force: true)
+                guard !isClosed else { return }
+            }
+        }
         if event.readable || event.hangup {
             if phase == .lingering { drainLingering() } else { readAvailable(force: event.hangup) }
         }
@@ -113,12 +149,12 @@ final class HTTPConnection: PollHandler {
         reading: while rounds < 4 {
             input.reserve(16 * 1024)
             let space = input.writableCount
-            switch SystemCalls.read(fd, into: input.writableSpace, count: space) {
+            switch transportRead(into: input.writableSpace, count: space) {
             case .bytes(let count):
                 input.didWrite(count)
                 rounds += 1
                 bytesRead += count
-                if count < space { break reading }
+                if count < space && (tls?.bufferedBytes ?? 0) == 0 { break reading }
             case .wouldBlock:
                 break reading
             case .endOfFile:
@@ -128,6 +164,11 @@ final class HTTPConnection: PollHandler {
                 closeNow()
                 return
             }
+        }
+        if let tls, tls.bufferedBytes > 0, !peerClosed {
+            // Decrypted bytes wait inside OpenSSL while the socket may be empty: no event
+            // would come for them, so read again on the loop's next turn.
+            _ = worker.loop.schedule(after: .zero) { [self] in if !isClosed { readAvailable(force: true) } }
         }
         if case .upgraded = inFlight {
             upgradedDidRead(rounds > 0)
@@ -444,7 +485,7 @@ final class HTTPConnection: PollHandler {
         let hadOutput = !output.isEmpty
         while !output.isEmpty {
             let pending = output.readable
-            switch SystemCalls.send(fd, pending.baseAddress!, count: pending.count) {
+            switch transportSend(pending.baseAddress!, count: pending.count) {
             case .bytes(let count):
                 output.consume(count)
                 lastWriteProgress = worker.loop.now
@@ -473,13 +514,18 @@ final class HTTPConnection: PollHandler {
     private func updateInterest() {
         guard !isClosed else { return }
         let read: Bool
-        if phase == .lingering {
+        if phase == .lingering || (tls != nil && !handshakeDone) || tlsWriteWantsRead {
             read = true
         } else {
             read = !peerClosed && (!awaitingReply || readsWhileAwaiting) && !closeWhenFlushed
                 && output.readableCount < context.limits.outputHighWaterMark
         }
-        let write = !output.isEmpty
+        let write: Bool
+        if tls != nil && !handshakeDone && phase != .lingering {
+            write = handshakeWantsWrite // queued output waits for the handshake, without spinning
+        } else {
+            write = (!output.isEmpty && !tlsWriteWantsRead) || tlsReadWantsWrite
+        }
         if read != readInterest || write != writeInterest {
             worker.loop.setInterest(fd, reading: read, writing: write, wasReading: readInterest, wasWriting: writeInterest)
             readInterest = read
@@ -493,6 +539,7 @@ final class HTTPConnection: PollHandler {
     /// we refused receives our answer instead of a reset.
     private func startLingering() {
         phase = .lingering
+        if handshakeDone { tls?.shutdown() }
         shutdown(fd, Int32(SHUT_WR))
         input.consume(input.readableCount)
         deadline = worker.loop.now &+ min(2_000_000_000, context.idleTimeout)
@@ -519,6 +566,10 @@ final class HTTPConnection: PollHandler {
     /// Called by the timeout sweep.
     func checkDeadline(now: UInt64) {
         guard !isClosed else { return }
+        if tls != nil && !handshakeDone && phase != .lingering {
+            if now >= deadline { failHandshake("TLS handshake not completed within \(context.limits.headerReadTimeout)") }
+            return
+        }
         if !output.isEmpty && now &- lastWriteProgress > context.idleTimeout {
             // Writability is only signalled once much of the socket buffer is free, so a slow
             // reader may still be taking bytes: it is stalled only if the kernel's queue did
@@ -585,13 +636,108 @@ final class HTTPConnection: PollHandler {
         context.memory.adjust(by: -memoryCharged)
         memoryCharged = 0
         worker.loop.deregister(fd)
-        if resetOnClose { SystemCalls.setResetOnClose(fd) }
+        if resetOnClose { SystemCalls.setResetOnClose(fd) } else if handshakeDone && phase != .lingering { tls?.shutdown() }
         SystemCalls.close(fd)
         worker.connectionClosed(fd)
         abandonInFlight()
     }
 
+    // MARK: TLS
+
+    /// Reads through TLS when serving HTTPS, else straight from the socket.
+    private func transportRead(into buffer: UnsafeMutableRawPointer, count: Int) -> SystemCalls.IOResult {
+        guard let tls else { return SystemCalls.read(fd, into: buffer, count: count) }
+        switch tls.read(into: buffer, count: count) {
+        case .done(let read): return .bytes(read)
+        case .wantRead: return .wouldBlock
+        case .wantWrite:
+            tlsReadWantsWrite = true
+            updateInterest()
+            return .wouldBlock
+        case .closed: return .endOfFile
+        case .failed: return .failed(EIO)
+        }
+    }
+
+    private func transportSend(_ bytes: UnsafeRawPointer, count: Int) -> SystemCalls.IOResult {
+        guard let tls else { return SystemCalls.send(fd, bytes, count: count) }
+        guard handshakeDone else { return .wouldBlock } // queued until the handshake completes
+        switch tls.write(bytes, count: count) {
+        case .done(let written): return .bytes(written)
+        case .wantWrite: return .wouldBlock
+        case .wantRead:
+            tlsWriteWantsRead = true
+            return .wouldBlock
+        case .closed: return .endOfFile
+        case .failed: return .failed(EIO)
+        }
+    }
+
+    /// One step of the server handshake, on every event until it completes. A client whose
+    /// first byte is not a TLS handshake record (plain HTTP on the HTTPS port) gets a
+    /// plain-text 400 instead of a hang or a TLS alert it cannot read.
+    private func continueHandshake() {
+        guard let tls else { return }
+        if !firstByteChecked {
+            var first: UInt8 = 0
+            let peeked = recv(fd, &first, 1, Int32(MSG_PEEK))
+            if peeked == 0 { closeNow(); return }
+            if peeked < 0 {
+                if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+                closeNow()
+                return
+            }
+            firstByteChecked = true
+            if first != 0x16 { refusePlainHTTP(); return }
+        }
+        switch tls.handshake() {
+        case .done:
+            handshakeDone = true
+            handshakeWantsWrite = false
+            deadline = worker.loop.now &+ context.headerTimeout
+            updateInterest()
+            flush() // bytes a stream handler queued meanwhile
+            if !isClosed { readAvailable(force: true) } // application data may have come with the last flight
+        case .wantRead:
+            handshakeWantsWrite = false
+            updateInterest()
+        case .wantWrite:
+            handshakeWantsWrite = true
+            updateInterest()
+        case .closed:
+            closeNow()
+        case .failed(let reason):
+            failHandshake("TLS handshake failed: \(reason)")
+        }
+    }
+
+    private func failHandshake(_ reason: String) {
+        context.onRejection?(HTTPRejection(status: 0, reason: reason, method: nil, target: nil, remoteAddress: remoteHost, remotePort: remotePort))
+        closeNow()
+    }
+
+    private func refusePlainHTTP() {
+        let reason = "plain HTTP sent to an HTTPS port"
+        context.onRejection?(HTTPRejection(status: 400, reason: reason, method: nil, target: nil, remoteAddress: remoteHost, remotePort: remotePort))
+        let body = "This port speaks HTTPS: use an https:// URL.\n"
+        let text = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
+        // A few hundred bytes into an empty socket buffer: one send, never a wait.
+        _ = Array(text.utf8).withUnsafeBytes { SystemCalls.send(fd, $0.baseAddress!, count: $0.count) }
+        startLingering()
+    }
+
     // MARK: Reply kinds: deferred, streamed, upgraded, faults
+
+    /// A stream server's connection: handed to `handler` before any byte is read.
+    func startRawStream(_ handler: any HTTPUpgradeHandler) {
+        let channel = HTTPUpgradedChannel(loop: worker.loop, connection: self, remoteAddress: remoteHost, remotePort: remotePort)
+        inFlight = .upgraded(UpgradeState(handler: handler, channel: channel))
+        awaitingReply = true
+        phase = .responding
+        lastTraffic = worker.loop.now
+        handler.didStart(channel)
+        updateInterest()
+    }
 
     /// Bytes of pipelined input buffered while a deferred or streamed reply is in progress.
     /// Reading continues up to this bound so a disconnect is noticed (and the work cancelled).

@@ -79,6 +79,8 @@ final class OpenSSLLibrary: @unchecked Sendable {
     let errorClear: ErrorClear
     /// Which file was loaded, for messages.
     let name: String
+    /// The dlopen handle, kept for the calls only a server needs (`OpenSSLServerCalls`).
+    let handle: UnsafeMutableRawPointer
 
     /// The library, loaded once per process; the failure says what was looked for.
     static let shared: Result<OpenSSLLibrary, UpstreamError> = load()
@@ -152,6 +154,13 @@ final class OpenSSLLibrary: @unchecked Sendable {
         self.errorText = errorText
         self.errorClear = errorClear
         self.name = name
+        self.handle = handle
+    }
+
+    /// A function of libssl or libcrypto (found through libssl's handle), or nil.
+    func symbol<T>(_ symbolName: String, as type: T.Type) -> T? {
+        guard let address = dlsym(handle, symbolName) else { return nil }
+        return unsafeBitCast(address, to: type)
     }
 
     /// The oldest queued error as text (then the queue is cleared), or nil when there is none.
