@@ -1,10 +1,11 @@
 # The commands people type. `make stub` serves the sample stubs; `make test` runs every test.
 SHELL := /bin/bash
 SWIFT ?= swift
+SWIFTC ?= swiftc
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test test-examples check-doc-snippets check-app-targets stub stub-deps bench bench-tools bench-router bench-proxy bench-live bench-hardening bench-specs bench-snapshots width-table
+.PHONY: help build test test-examples check-doc-snippets check-app-targets check-darwin stub stub-deps bench bench-tools bench-router bench-proxy bench-live bench-hardening bench-specs bench-snapshots width-table
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -12,7 +13,7 @@ help: ## list the targets
 build: ## debug build of everything, tests included
 	$(SWIFT) build --build-tests
 
-test: check-app-targets check-doc-snippets ## build and run the whole test suite, then Examples/* (what CI runs)
+test: check-app-targets check-doc-snippets check-darwin ## build and run the whole test suite, then Examples/* (what CI runs)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) test-examples
@@ -22,6 +23,9 @@ test-examples: ## build and test every Examples/* package as a user's package (X
 
 check-doc-snippets: ## the docs' complete snippets are byte-for-byte files of Examples/ (so CI compiles them)
 	bash scripts/check-doc-snippets.sh
+
+check-darwin: ## type-check every Darwin-only line in Sources/ for macOS and iOS against scripts/darwin-surface/ (on Linux)
+	SWIFTC='$(SWIFTC)' python3 scripts/check-darwin.py
 
 check-app-targets: ## app-linkable targets (DesignerNews, SpecKitAppSupport, TextScreen, StubServerClient) never reach XCTest
 	bash scripts/check-app-targets.sh
