@@ -5,7 +5,7 @@ SWIFTC ?= swiftc
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test test-examples check-doc-snippets check-app-targets check-darwin stub stub-deps bench bench-tools bench-router bench-proxy bench-live bench-hardening bench-specs bench-snapshots width-table
+.PHONY: help build test test-browser test-examples check-doc-snippets check-app-targets check-darwin stub stub-deps bench bench-tools bench-router bench-proxy bench-live bench-hardening bench-specs bench-snapshots width-table
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -16,7 +16,13 @@ build: ## debug build of everything, tests included
 test: check-app-targets check-doc-snippets check-darwin ## build and run the whole test suite, then Examples/* (what CI runs)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) test-browser
 	$(MAKE) test-examples
+
+test-browser: ## the stubserver dashboard in headless chromium (installed with apt-get when missing); screenshots in .build/browser/
+	bash scripts/browser-deps.sh
+	$(SWIFT) build --product stubserver
+	python3 scripts/browser-test.py --stubserver "$$($(SWIFT) build --show-bin-path)/stubserver"
 
 test-examples: ## build and test every Examples/* package as a user's package (XCTest + Swift Testing)
 	SWIFT='$(SWIFT)' bash scripts/check-examples.sh

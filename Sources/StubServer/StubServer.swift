@@ -78,6 +78,12 @@ public final class StubServer: @unchecked Sendable {
     private var addedRouter: Router?
     private var nextAddedNumber = 1
     private let adminEndpoint: AdminEndpoint?
+    /// The dashboard's live feed (`/__admin/ui/events`).
+    let dashboardFeed = DashboardFeed()
+    /// Requests each stub answered since the start or the last reset.
+    let stubHits = StubHitCounter()
+    /// The last reload's outcome; guarded by `lock`.
+    private var lastReloadStatus: ReloadStatus?
 
     /// Guarded by `lock` (`replaceStubs` changes it).
     private var source: Source
@@ -147,9 +153,11 @@ public final class StubServer: @unchecked Sendable {
         configuration.eventLoopCount = options.eventLoopCount
         configuration.tls = options.tls
         let logger = options.logger
+        let feed = dashboardFeed
         engine = HTTPServer(
             configuration: configuration,
-            responder: JournalingResponder(routes: routes, journal: journal, logger: logger, admin: adminEndpoint),
+            responder: JournalingResponder(
+                routes: routes, journal: journal, logger: logger, admin: adminEndpoint, feed: feed, hits: stubHits),
             onRejection: { rejection in
                 let request = HTTPRequest(
                     method: rejection.method ?? "", target: rejection.target ?? "",
@@ -157,6 +165,7 @@ public final class StubServer: @unchecked Sendable {
                 )
                 let entry = journal.record(request: request, stub: nil, status: rejection.status, duration: .zero, rejection: rejection.reason)
                 logger?(entry)
+                if feed.hasSubscribers { feed.publish(DashboardEndpoint.requestMessage(entry)) }
             }
         )
         journal.attach(to: engine.memory)
@@ -204,6 +213,8 @@ public final class StubServer: @unchecked Sendable {
     /// and the listener, and stops watching files. When it returns the port is free.
     public func stop() {
         stopWatching()
+        // Open dashboards would otherwise hold the graceful stop for its whole timeout.
+        dashboardFeed.closeAll()
         engine.stop()
     }
 
@@ -245,6 +256,30 @@ public final class StubServer: @unchecked Sendable {
     /// listener or open connections. On error the last good configuration keeps serving and
     /// the error (a `ConfigError` for configuration problems) is thrown.
     public func reload() throws {
+        do {
+            try reloadRoutes()
+            noteReload(ReloadStatus(succeeded: true, time: Date(), problems: []))
+        } catch {
+            let problems = (error as? ConfigError)?.diagnostics.map(\.description) ?? ["\(error)"]
+            noteReload(ReloadStatus(succeeded: false, time: Date(), problems: problems))
+            throw error
+        }
+    }
+
+    /// The last reload's outcome (nil before the first), for the dashboard.
+    var lastReload: ReloadStatus? {
+        lock.lock(); defer { lock.unlock() }
+        return lastReloadStatus
+    }
+
+    private func noteReload(_ status: ReloadStatus) {
+        lock.lock()
+        lastReloadStatus = status
+        lock.unlock()
+        dashboardFeed.publish(event: "reload", data: status.json.compactText)
+    }
+
+    private func reloadRoutes() throws {
         let loaded: LoadedConfig
         let routerOptions = Self.routerOptions(options, scenarioStates)
         lock.lock()
@@ -275,6 +310,7 @@ public final class StubServer: @unchecked Sendable {
         scenarioStates.keepOnly(names)
         // Without added stubs the configuration's router serves alone (no extra hop per request).
         routes.replace(with: addedRouter == nil ? fileRouting : ServerRouting(added: addedRouter, file: fileRouting))
+        dashboardFeed.publish(event: "stubs", data: "{}")
     }
 
     var routesForTesting: RouteTable { routes }
@@ -404,7 +440,10 @@ public final class StubServer: @unchecked Sendable {
     }
 
     /// Empties the journal.
-    public func clearRequests() { journal.clear() }
+    public func clearRequests() {
+        journal.clear()
+        dashboardFeed.publish(event: "reset", data: "{}")
+    }
 
     // MARK: Scenarios
 
@@ -418,16 +457,22 @@ public final class StubServer: @unchecked Sendable {
     public func setScenario(_ name: String, state: String) throws {
         guard scenarioStates.isKnown(name) else { throw StubServerAdminError.unknownScenario(name) }
         scenarioStates.set(name, to: state)
+        dashboardFeed.publish(event: "scenarios", data: "{}")
     }
 
     /// Every scenario back to `Started`.
-    public func resetScenarios() { scenarioStates.reset() }
+    public func resetScenarios() {
+        scenarioStates.reset()
+        dashboardFeed.publish(event: "scenarios", data: "{}")
+    }
 
     /// Back to the start: journal cleared, `seq`/`cycle` and scenarios restarted, added stubs
     /// dropped. The configuration is compiled again (from its files), so a broken edit throws
     /// and the old routes keep serving — with the rest reset.
     public func reset() throws {
         journal.clear()
+        stubHits.reset()
+        dashboardFeed.publish(event: "reset", data: "{}")
         scenarioStates.reset()
         resetStubs()
         try reload()
@@ -527,20 +572,27 @@ struct JournalingResponder: HTTPResponder {
     let logger: (@Sendable (JournalEntry) -> Void)?
     /// The admin API, when on; its calls are not journaled.
     var admin: AdminEndpoint? = nil
+    /// The dashboard's feed and hit counts.
+    var feed: DashboardFeed? = nil
+    var hits: StubHitCounter? = nil
 
     func respond(to request: HTTPRequest) -> HTTPReply {
         if let admin, AdminEndpoint.claims(request) { return admin.respond(to: request) }
         let result = routes.routing.route(request)
         var reply = result.reply
         let stub = result.stub
-        let nearMiss = result.nearMiss
+        let nearMisses = result.nearMisses
         let previous = reply.onSent
         let journal = journal
         let logger = logger
+        let feed = feed
+        let hits = hits
         reply.onSent = { status, elapsed in
             previous?(status, elapsed)
-            let entry = journal.record(request: request, stub: stub, status: status, duration: elapsed, nearMiss: nearMiss)
+            let entry = journal.record(request: request, stub: stub, status: status, duration: elapsed, nearMisses: nearMisses)
             logger?(entry)
+            if let stub { hits?.count(stub) }
+            if let feed, feed.hasSubscribers { feed.publish(DashboardEndpoint.requestMessage(entry)) }
         }
         return reply
     }

@@ -25,6 +25,8 @@ enum HTTPSOptions {
         var identity: TLSIdentity
         /// Where it came from, for the start line.
         var source: String
+        /// Lines printed after the start line (how to trust a development certificate).
+        var notes: ((Int) -> [String])? = nil
     }
 
     /// nil for plain HTTP. Usage errors for incomplete combinations; runtime errors for files

@@ -9,6 +9,7 @@ enum Help {
       start                   Serve stubs from a JSON configuration.
       https                   moco's https task: serve over HTTPS with a JKS/PKCS#12 keystore or PEM files.
       socket                  moco's socket task: a TCP server whose sessions match and answer text.
+      cert                    Show or renew the local development CA and certificate (start --https).
       shutdown                Stop a running server through its shutdown port.
       validate                Check a configuration and print every problem.
       requests                List the requests a running server received (admin API).
@@ -48,6 +49,8 @@ enum Help {
       --content-length <bytes>
                               Largest request body; larger ones get 413 (default: 10485760).
       --https                 Serve HTTPS instead of HTTP (Linux: through the system's OpenSSL).
+                              Without --certificate: a local development CA and a certificate
+                              for this machine, made once (see 'stubserver cert').
       --certificate <pem>     With --https: the certificate (chain), PEM.
       --private-key <pem>     With --https: its private key, PEM (unencrypted).
       -h, --help              Show help information.
@@ -165,5 +168,24 @@ enum Help {
     As in moco, each burst of bytes a client sends is one request; when no session matches,
     nothing is sent and the connection stays open. Prints one line per request:
     received "foo" → sent "bar" (socket.json#0).
+    """
+
+    static let cert = """
+    OVERVIEW: Show or renew the local development CA and this machine's server certificate.
+
+    USAGE: stubserver cert [--renew] [--new-authority] [--dir <directory>]
+
+    OPTIONS:
+      --renew                 Make a new server certificate now (same CA).
+      --new-authority         Make a new CA and certificate (clients must trust the new CA).
+      --dir <directory>       Where the files are (default: $XDG_CONFIG_HOME/rehearsal/certificates
+                              or ~/.config/rehearsal/certificates on Linux, ~/Library/Application
+                              Support/Rehearsal/certificates on macOS).
+      -h, --help              Show help information.
+
+    'stubserver start --https' without --certificate uses these files; they are made on first use.
+    The certificate is for localhost, 127.0.0.1, ::1 and this machine's host name, lasts 397 days
+    and is made again when it expires within 30 days or the host name changes. Keys are 0600.
+    Prints the files and how to trust the CA (curl, iOS Simulator, macOS keychain, devices, Linux).
     """
 }

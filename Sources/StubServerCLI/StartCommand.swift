@@ -103,7 +103,10 @@ enum StartCommand {
             }
         }
         Console.out("Server is started at \(server.port)")
-        if let tls { Console.out("HTTPS: \(server.baseURL.absoluteString) with \(tls.source)") }
+        if let tls {
+            Console.out("HTTPS: \(server.baseURL.absoluteString) with \(tls.source)")
+            for line in tls.notes?(server.port) ?? [] { Console.out(line) }
+        }
         let loops = server.eventLoopCount
         Console.out("Event loops: \(loops) (\(threads == nil ? "one per usable CPU" : "--threads"))")
 

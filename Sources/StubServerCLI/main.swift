@@ -25,6 +25,8 @@ func runStubServer(_ arguments: [String]) -> Int32 {
             return try StartCommand.run(rest, https: true)
         case "socket":
             return try SocketCommand.run(rest)
+        case "cert":
+            return try DevelopmentCertificateCommand.run(rest)
         case "shutdown":
             return try ShutdownCommand.run(rest)
         case "validate":

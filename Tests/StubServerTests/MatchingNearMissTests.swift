@@ -30,6 +30,10 @@ final class MatchingNearMissTests: XCTestCase {
               ✗ forms.password: expected "secret", got "wrong"
               ✗ forms.client_id: expected present, got nothing
 
+            2nd closest: Stubs/login_conf.json#0
+              ✗ method: expected "GET", got "POST"
+              ✗ uri: expected "/api/v1/stories", got "/oauth/token"
+
             2 stubs with request conditions compared; the closest failed 2 of 5.
 
             """)

@@ -20,16 +20,51 @@ final class NearMissRankingTests: XCTestCase {
         XCTAssertTrue(body.contains("Closest stub: Stubs/stories_conf.json#0 (the front page of stories)"), body)
     }
 
-    /// `GET /users/abc`: the `/users/\d+` stub fails one condition; the other fails three of four.
-    func testAWrongPathValueBeatsAStubFailingMoreConditions() throws {
+    /// `GET /users/abc`: the stub written for exactly that path is the one meant, even though
+    /// it fails three conditions and the `/users/\d+` stub only its path.
+    func testAnExactPathBeatsAStubFailingFewerConditionsOnAnotherPath() throws {
         let router = try ConfigFixture().router(#"""
             [
               {"request": {"method": "POST", "uri": "/users/abc", "headers": {"X-Admin": "yes"}, "queries": {"force": "true"}}, "response": {"text": "admin"}},
               {"request": {"method": "GET", "uri": {"match": "/users/\\d+"}}, "response": {"text": "user"}}
             ]
             """#)
-        XCTAssertEqual(closest(router, "GET", "/users/abc"), "stubs.json#1")
+        let result = router.route(HTTPRequest(method: "GET", target: "/users/abc"))
+        XCTAssertEqual(result.nearMisses.map(\.stub.description), ["stubs.json#0", "stubs.json#1"])
     }
+
+    /// The issue's newcomer case: the right path without its query and header is about #0, not
+    /// about the stub of another user that fails only its path.
+    func testTheNewcomersRequestPointsAtTheStubOfItsPathFirst() throws {
+        let router = try ConfigFixture().router(Self.newcomerStubs)
+        let result = router.route(HTTPRequest(method: "GET", target: "/users/octocat/repos"))
+        XCTAssertEqual(result.nearMisses.map(\.stub.description), ["stubs.json#0", "stubs.json#1"])
+        XCTAssertEqual(result.nearMiss?.briefDifferences, ["headers.Accept missing", "queries.type missing"])
+    }
+
+    /// The method comes right after the path: among stubs of the right path, one of the right
+    /// method beats one that fails nothing else.
+    func testTheMethodComesRightAfterThePath() throws {
+        let router = try ConfigFixture().router("""
+            [
+              {"request": {"method": "POST", "uri": "/orders"}, "response": {"text": "a"}},
+              {"request": {"method": "GET", "uri": "/orders", "queries": {"a": "1", "b": "2"}}, "response": {"text": "b"}},
+              {"request": {"method": "GET", "uri": "/elsewhere"}, "response": {"text": "c"}},
+              {"request": {"method": "GET", "uri": "/more"}, "response": {"text": "d"}}
+            ]
+            """)
+        let result = router.route(HTTPRequest(method: "GET", target: "/orders"))
+        XCTAssertEqual(result.nearMisses.map(\.stub.description), ["stubs.json#1", "stubs.json#0", "stubs.json#2"])
+    }
+
+    static let newcomerStubs = """
+        [
+          {"request": {"method": "GET", "uri": "/users/octocat/repos", "queries": {"type": "owner"},
+                       "headers": {"Accept": "application/vnd.github+json"}},
+           "response": {"json": [{"name": "Hello-World"}]}},
+          {"request": {"method": "GET", "uri": "/users/nobody/repos"}, "response": {"json": []}}
+        ]
+        """
 
     func testAWrongPathOutweighsAWrongHeader() throws {
         let router = try ConfigFixture().router("""
@@ -85,52 +120,61 @@ final class NearMissRankingTests: XCTestCase {
         XCTAssertEqual(router.stub(matching: HTTPRequest(method: "GET", target: "/v2/ping"))?.description, "api.json(2)#0")
     }
 
-    /// Random stubs and requests: the stub ranked first never fails more conditions than any
-    /// other candidate.
-    func testTheRankedFirstStubNeverFailsMoreConditionsThanAnother() throws {
+    /// Random stub sets and requests: a stub whose path condition is the request's exact path
+    /// is never ranked below one whose path does not match; the three reported are the head of
+    /// the whole ranking, in order.
+    func testAStubOfTheExactPathIsNeverRankedBelowOneOfAnotherPath() throws {
         var random = RoutingSeededRandom(seed: 10)
         let paths = ["/a", "/a/b", "/b", "/users/1", "/users/abc"]
         let names = ["x", "y", "z"]
         let values = ["1", "2"]
-        var misses = 0
-        for round in 0..<200 {
+        var misses = 0, comparisons = 0
+        for round in 0..<300 {
             var stubs: [StubDefinition] = []
-            for _ in 0..<Int.random(in: 1...8, using: &random) {
+            for _ in 0..<Int.random(in: 1...10, using: &random) {
                 var pattern = RequestPattern()
                 if Bool.random(using: &random) { pattern.method = .equal(["GET", "POST"].randomElement(using: &random)!) }
                 switch Int.random(in: 0..<4, using: &random) {
-                case 0: pattern.uri = .equal(paths.randomElement(using: &random)!)
-                case 1: pattern.uri = .match("/users/\\d+")
-                case 2: pattern.uri = .startsWith("/a")
-                default: break
+                case 0, 1: pattern.uri = .equal(paths.randomElement(using: &random)!)
+                case 2: pattern.uri = .match("/users/\\d+")
+                default: pattern.uri = .startsWith("/a")
                 }
-                for name in names where Int.random(in: 0..<3, using: &random) == 0 {
+                for name in names where Int.random(in: 0..<2, using: &random) == 0 {
                     pattern.queries.append(name, Bool.random(using: &random) ? .exist(true) : .equal(values.randomElement(using: &random)!))
                 }
-                for name in names where Int.random(in: 0..<4, using: &random) == 0 {
+                for name in names where Int.random(in: 0..<3, using: &random) == 0 {
                     pattern.headers.append("X-" + name, .equal(values.randomElement(using: &random)!))
                 }
-                if pattern.isEmpty { pattern.uri = .equal("/never") }
                 stubs.append(StubDefinition(request: pattern, response: .text("r")))
             }
             let router = try Router(stubs: stubs)
-            var target = paths.randomElement(using: &random)!
+            let path = paths.randomElement(using: &random)!
+            var target = path
             let query = names.filter { _ in Bool.random(using: &random) }.map { "\($0)=\(values.randomElement(using: &random)!)" }
             if !query.isEmpty { target += "?" + query.joined(separator: "&") }
             let headers = names.filter { _ in Bool.random(using: &random) }.map { ("X-" + $0, values.randomElement(using: &random)!) }
             let request = HTTPRequest(method: Bool.random(using: &random) ? "GET" : "POST", target: target, headers: HTTPHeaders(headers))
-            let view = RequestView(request)
-            guard let first = router.route(request).nearMiss else { continue }  // it matched
+            let result = router.route(request)
+            guard result.stub == nil else { continue }  // it matched
             misses += 1
-            let failures = router.compiledStubs.filter { !$0.conditions.isEmpty }.map { stub in
-                (stub.reference.description, NearMissRanking.score(stub.conditions, view).failed.count)
+            let view = RequestView(request)
+            let ranking = NearMissRanking.closest(view, among: router.compiledStubs, then: [], count: Int.max)
+            XCTAssertEqual(result.nearMisses.map(\.stub), Array(ranking.prefix(3)).map(\.stub.reference), "round \(round)")
+            func exactPath(_ stub: CompiledStub) -> Bool {
+                stubs[stub.reference.index].request?.uri == .equal(path)
             }
-            let firstFailed = try XCTUnwrap(failures.first { $0.0 == first.stub.description }).1
-            XCTAssertEqual(firstFailed, first.differences.count)
-            for (reference, failed) in failures {
-                XCTAssertLessThanOrEqual(firstFailed, failed, "round \(round): \(first.stub) failed \(firstFailed), \(reference) only \(failed) for \(request.method) \(target)")
+            func pathFails(_ stub: CompiledStub) -> Bool {
+                stub.conditions.contains { $0.aspect == .path && !$0.matches(view) }
+            }
+            for (rank, candidate) in ranking.enumerated() where exactPath(candidate.stub) {
+                for below in ranking[..<rank] where pathFails(below.stub) {
+                    comparisons += 1
+                    XCTFail("round \(round): \(below.stub.reference) (another path) ranked above \(candidate.stub.reference) (the exact path \(path))")
+                }
+                comparisons += ranking[(rank + 1)...].filter { pathFails($0.stub) }.count
             }
         }
-        XCTAssertGreaterThan(misses, 100, "most rounds must miss for the check to mean something")
+        XCTAssertGreaterThan(misses, 150, "most rounds must miss for the check to mean something")
+        XCTAssertGreaterThan(comparisons, 300, "exact-path stubs must meet other-path stubs often")
     }
 }

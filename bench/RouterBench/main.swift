@@ -184,3 +184,15 @@ let noFallback = try Router(stubs: literalConfig(count: large, catchAll: false))
 let miss = measure(noFallback, [HTTPRequest(method: "GET", target: "/api/v1/items/3")], iterations: 20, runs: 3)
 precondition(miss.status == 400)
 print("  near-miss 400 report among \(large) stubs: \(format(miss.nanosecondsPerRequest / 1000)) µs per request")
+
+// Issue 21's bound: an unmatched request among 100,000 stubs is ranked (three near misses and
+// the 400 page) in under 5 ms. Two kinds of miss: the right path without its query (one stub
+// holds the path, two more must come from the rest), and a path no stub has (all of them fail
+// their path, ranked by how close the path is).
+let huge = 100_000
+let hugeRouter = try Router(stubs: literalConfig(count: huge, catchAll: false))
+let missingQuery = measure(hugeRouter, [HTTPRequest(method: "GET", target: "/api/v1/items/\(huge / 2)")], iterations: 50, runs: 3)
+let wrongPath = measure(hugeRouter, [HTTPRequest(method: "GET", target: "/api/v1/itemz/\(huge / 2)")], iterations: 50, runs: 3)
+precondition(missingQuery.status == 400 && wrongPath.status == 400)
+print("  near-miss ranking among \(huge) stubs, right path without its query: \(format(missingQuery.nanosecondsPerRequest / 1000)) µs per request")
+print("  near-miss ranking among \(huge) stubs, a path no stub has:           \(format(wrongPath.nanosecondsPerRequest / 1000)) µs per request")

@@ -40,7 +40,7 @@ final class AdminEndpoint: @unchecked Sendable {
     }
 
     func respond(to request: HTTPRequest) -> HTTPReply {
-        if let token, !authorized(request, token: token) {
+        if let token, !authorized(request, token: token) && !Self.dashboardAccess(request, token: token) {
             var reply = Self.error(Failure(status: 401, message: "the admin API needs \"Authorization: Bearer TOKEN\" (the --admin-token the server was started with)"))
             if case .response(var response) = reply.payload {
                 response.headers.add(name: "WWW-Authenticate", value: "Bearer realm=\"stubserver admin\"")
@@ -66,18 +66,41 @@ final class AdminEndpoint: @unchecked Sendable {
         guard let header = request.headers["Authorization"] else { return false }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
-        // Compare every byte whatever the first difference, so timing says nothing about the token.
-        let given = Array(parts[1].trimmingCharacters(in: .whitespaces).utf8), wanted = Array(token.utf8)
+        return Self.same(parts[1].trimmingCharacters(in: .whitespaces), token)
+    }
+
+    /// The dashboard's page and assets hold no data and load without the token; its feed,
+    /// opened by `EventSource` (which cannot send headers), may carry it as `?token=`.
+    private static func dashboardAccess(_ request: HTTPRequest, token: String) -> Bool {
+        let segments = segments(request)
+        if DashboardEndpoint.isPublicAsset(segments) { return request.method == "GET" || request.method == "HEAD" }
+        guard DashboardEndpoint.acceptsTokenInQuery(segments), let given = queryItems(request)["token"] else { return false }
+        return same(given, token)
+    }
+
+    /// Compares every byte whatever the first difference, so timing says nothing about the token.
+    private static func same(_ given: String, _ token: String) -> Bool {
+        let given = Array(given.utf8), wanted = Array(token.utf8)
         var difference = given.count == wanted.count ? 0 : 1
         for index in 0..<min(given.count, wanted.count) { difference |= Int(given[index] ^ wanted[index]) }
         return difference == 0
     }
 
+    /// The decoded path segments after `/__admin`.
+    private static func segments(_ request: HTTPRequest) -> [String] {
+        String(request.rawPath.dropFirst(prefix.count)).split(separator: "/", omittingEmptySubsequences: true)
+            .map { String($0).removingPercentEncoding ?? String($0) }
+    }
+
     private func handle(_ request: HTTPRequest, _ server: StubServer) throws -> HTTPReply {
         let path = String(request.rawPath.dropFirst(Self.prefix.count))
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map { String($0).removingPercentEncoding ?? String($0) }
+        let segments = Self.segments(request)
         let method = request.method.uppercased()
         let query = Self.queryItems(request)
+        if segments.first == "ui" {
+            if let reply = DashboardEndpoint.respond(request, segments: segments, query: query, server: server) { return reply }
+            throw Failure(status: 404, message: "no dashboard file at \(Self.prefix)\(path); the dashboard is \(Self.prefix)/ui")
+        }
         switch (method, segments.first ?? "", segments.count) {
         case ("GET", "health", 1):
             return Self.json(["status": "ok", "stubs": .number(JSONNumber(server.stubCount))])
@@ -154,7 +177,7 @@ final class AdminEndpoint: @unchecked Sendable {
             }
             return reply
         default:
-            let known = ["health", "stubs", "requests", "scenarios", "reset", "shutdown"]
+            let known = ["health", "stubs", "requests", "scenarios", "reset", "shutdown", "ui"]
             if known.contains(segments.first ?? "") {
                 throw Failure(status: 405, message: "\(method) \(Self.prefix)\(path) is not an admin call; see docs/stub-server.md#admin-api")
             }

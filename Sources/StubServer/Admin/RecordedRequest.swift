@@ -28,8 +28,11 @@ public struct RecordedRequest: Sendable, Equatable {
     public var stub: String?
     /// `file#index`, `admin`, or nil when nothing answered.
     public var source: String?
+    /// When nothing matched: the closest stubs (at most three), closest first, each with the
+    /// conditions it failed.
+    public var nearMisses: [NearMiss]
     /// When nothing matched: the closest stub's id and each condition it failed.
-    public var nearMiss: NearMiss?
+    public var nearMiss: NearMiss? { nearMisses.first }
     public var status: Int
     public var time: Date
     public var durationMilliseconds: Double
@@ -56,7 +59,7 @@ public struct RecordedRequest: Sendable, Equatable {
         bodyTruncated = entry.bodyTruncated
         stub = entry.stub?.description
         source = entry.stub.map { $0.isAdded ? StubReference.addedFile : $0.description }
-        nearMiss = entry.nearMiss.map { NearMiss(stub: $0.stub.description, differences: $0.differences) }
+        nearMisses = entry.nearMisses.map { NearMiss(stub: $0.stub.description, differences: $0.differences) }
         status = entry.status
         time = entry.receivedAt
         let (seconds, attoseconds) = entry.duration.components
@@ -86,7 +89,9 @@ public struct RecordedRequest: Sendable, Equatable {
         object.set("bodyTruncated", .bool(bodyTruncated))
         object.set("stub", stub.map(JSONValue.string) ?? .null)
         object.set("source", source.map(JSONValue.string) ?? .null)
-        object.set("nearMiss", nearMiss.map { ["stub": .string($0.stub), "differences": .array($0.differences.map(JSONValue.string))] } ?? .null)
+        func missJSON(_ miss: NearMiss) -> JSONValue { ["stub": .string(miss.stub), "differences": .array(miss.differences.map(JSONValue.string))] }
+        object.set("nearMiss", nearMiss.map(missJSON) ?? .null)
+        object.set("nearMisses", .array(nearMisses.map(missJSON)))
         object.set("status", .number(JSONNumber(status)))
         object.set("time", .string(Self.timeFormat(time)))
         object.set("durationMs", .number(JSONNumber(durationMilliseconds)))
@@ -111,11 +116,12 @@ public struct RecordedRequest: Sendable, Equatable {
         bodyTruncated = json["bodyTruncated"]?.boolValue ?? false
         stub = json["stub"]?.stringValue
         source = json["source"]?.stringValue
-        if let miss = json["nearMiss"], let stub = miss["stub"]?.stringValue {
-            nearMiss = NearMiss(stub: stub, differences: (miss["differences"]?.arrayValue ?? []).compactMap(\.stringValue))
-        } else {
-            nearMiss = nil
+        func miss(_ value: JSONValue) -> NearMiss? {
+            guard let stub = value["stub"]?.stringValue else { return nil }
+            return NearMiss(stub: stub, differences: (value["differences"]?.arrayValue ?? []).compactMap(\.stringValue))
         }
+        // A server from before the list sent only `nearMiss`.
+        nearMisses = json["nearMisses"]?.arrayValue?.compactMap(miss) ?? json["nearMiss"].flatMap(miss).map { [$0] } ?? []
         self.status = status
         time = json["time"]?.stringValue.flatMap(Self.parseTime) ?? Date(timeIntervalSince1970: 0)
         durationMilliseconds = json["durationMs"]?.doubleValue ?? 0

@@ -22,8 +22,11 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public let duration: Duration
     /// Why the engine refused the request (malformed, too large, too slow), or nil.
     public let rejection: String?
-    /// When no stub matched: the closest one and what it failed.
-    public var nearMiss: StubNearMiss? = nil
+    /// When no stub matched: the closest stubs (at most three), closest first, and what each failed.
+    public var nearMisses: [StubNearMiss] = []
+
+    /// When no stub matched: the closest stub and what it failed.
+    public var nearMiss: StubNearMiss? { nearMisses.first }
 
     public var method: String { request.method }
 
@@ -37,7 +40,7 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         request.body = []
         return JournalEntry(
             sequence: sequence, request: request, bodyTruncated: true, bodySize: bodySize, stub: stub,
-            status: status, receivedAt: receivedAt, duration: duration, rejection: rejection)
+            status: status, receivedAt: receivedAt, duration: duration, rejection: rejection, nearMisses: nearMisses)
     }
 
     /// The percent-decoded path, without the query (`/api/v1/stories`).

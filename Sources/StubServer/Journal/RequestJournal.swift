@@ -162,7 +162,7 @@ public final class RequestJournal: @unchecked Sendable {
     @discardableResult
     func record(
         request: HTTPRequest, stub: StubReference?, status: Int, duration: Duration, rejection: String? = nil,
-        nearMiss: StubNearMiss? = nil
+        nearMisses: [StubNearMiss] = []
     ) -> JournalEntry {
         var kept = request
         let size = request.body.count
@@ -172,7 +172,7 @@ public final class RequestJournal: @unchecked Sendable {
         let entry = JournalEntry(
             sequence: nextSequence, request: kept, bodyTruncated: truncated, bodySize: size, stub: stub,
             status: status, receivedAt: Date(timeIntervalSinceNow: -Double(duration.nanoseconds) / 1e9),
-            duration: duration, rejection: rejection, nearMiss: nearMiss
+            duration: duration, rejection: rejection, nearMisses: nearMisses
         )
         nextSequence += 1
         let cost = Self.cost(of: kept)

@@ -1,15 +1,25 @@
-/// Orders candidate stubs (or journal entries) by how close a request came to them: first by
-/// how many conditions failed, then by how far off each failure is — a wrong path weighs more
-/// than a wrong method, which weighs more than a wrong header; a value that is there but
-/// differs is closer than one that is missing; a missing value that only had to exist is
-/// closer than one that had to equal something. File order only breaks exact ties.
+/// Orders candidate stubs (or journal entries) by how close a request came to them. The path
+/// dominates: a stub whose path condition holds beats one without a path condition, which
+/// beats one whose path is wrong, however many query, header or body conditions each fails
+/// (a newcomer's `curl` of the right path without its query is about that stub, not about a
+/// stub of another path). The method comes next, then how many conditions failed, then how
+/// far off each failure is (a value that is there but differs is closer than one that is
+/// missing; paths sharing leading segments are closer). File order only breaks exact ties.
 enum NearMissRanking {
+    /// How many closest stubs a miss reports (the 400 page, the journal, the admin API).
+    static let reportedCount = 3
+
     struct Score: Comparable {
+        /// 0: a path condition holds; 1: the stub has no path condition; 2: the path is wrong.
+        var pathMiss: UInt8
+        var methodFailed: Bool
         var failedCount: Int
         var distance: Double
         var matchedCount: Int
 
         static func < (left: Score, right: Score) -> Bool {
+            if left.pathMiss != right.pathMiss { return left.pathMiss < right.pathMiss }
+            if left.methodFailed != right.methodFailed { return !left.methodFailed }
             if left.failedCount != right.failedCount { return left.failedCount < right.failedCount }
             if left.distance != right.distance { return left.distance < right.distance }
             return left.matchedCount > right.matchedCount
@@ -18,34 +28,79 @@ enum NearMissRanking {
 
     static func score(_ conditions: [RequestCondition], _ view: RequestView) -> (score: Score, failed: [RequestCondition]) {
         var failed: [RequestCondition] = []
+        var hasPath = false, pathFailed = false, methodFailed = false
         var distance = 0.0
-        for condition in conditions where !condition.matches(view) {
+        for condition in conditions {
+            let aspect = condition.aspect
+            if aspect == .path { hasPath = true }
+            guard !condition.matches(view) else { continue }
             failed.append(condition)
+            if aspect == .path { pathFailed = true } else if aspect == .method { methodFailed = true }
             distance += weight(condition) * howFarOff(condition, view)
         }
-        return (Score(failedCount: failed.count, distance: distance, matchedCount: conditions.count - failed.count), failed)
+        let pathMiss: UInt8 = pathFailed ? 2 : (hasPath ? 0 : 1)
+        let score = Score(
+            pathMiss: pathMiss, methodFailed: methodFailed, failedCount: failed.count, distance: distance,
+            matchedCount: conditions.count - failed.count)
+        return (score, failed)
     }
 
-    /// The score, or nil as soon as more than `limit` conditions fail (that stub cannot win).
-    /// Allocation-free: every unmatched request ranks every stub.
-    static func score(_ conditions: [RequestCondition], _ view: RequestView, failingAtMost limit: Int) -> Score? {
+    /// The score, or nil as soon as it cannot be better than `bound` (that stub cannot make the
+    /// list). Allocation-free, and the path and method are looked at first: every unmatched
+    /// request ranks every stub, 100,000 of them with a large admin-built configuration.
+    static func score(_ conditions: [RequestCondition], _ view: RequestView, betterThan bound: Score?) -> Score? {
+        var hasPath = false, pathFailed = false
+        for condition in conditions where condition.aspect == .path {
+            hasPath = true
+            if !condition.matches(view) { pathFailed = true; break }
+        }
+        let pathMiss: UInt8 = pathFailed ? 2 : (hasPath ? 0 : 1)
+        if let bound, pathMiss > bound.pathMiss { return nil }
+        var methodFailed = false
+        for condition in conditions where condition.aspect == .method && !condition.matches(view) { methodFailed = true }
+        if let bound, pathMiss == bound.pathMiss, methodFailed && !bound.methodFailed { return nil }
+        let sameGroup = bound.map { pathMiss == $0.pathMiss && methodFailed == $0.methodFailed } ?? false
         var failedCount = 0
         var distance = 0.0
         for condition in conditions where !condition.matches(view) {
             failedCount += 1
-            if failedCount > limit { return nil }
+            if sameGroup, failedCount > bound!.failedCount { return nil }
             distance += weight(condition) * howFarOff(condition, view)
         }
-        return Score(failedCount: failedCount, distance: distance, matchedCount: conditions.count - failedCount)
+        let score = Score(
+            pathMiss: pathMiss, methodFailed: methodFailed, failedCount: failedCount, distance: distance,
+            matchedCount: conditions.count - failedCount)
+        if let bound, !(score < bound) { return nil }
+        return score
     }
 
     /// The closest of `stubs` (ties: the one tried first).
     static func closest(_ view: RequestView, among stubs: [CompiledStub]) -> (stub: CompiledStub, failed: [RequestCondition])? {
-        var best: (stub: CompiledStub, score: Score)?
-        for stub in stubs where !stub.conditions.isEmpty {
-            guard let score = score(stub.conditions, view, failingAtMost: best?.score.failedCount ?? Int.max) else { continue }
-            if best == nil || score < best!.score { best = (stub, score) }
+        closest(view, among: stubs, then: [], count: 1).first
+    }
+
+    /// The `count` closest stubs of `first` followed by `second`, closest first (ties: the one
+    /// tried first), each with the conditions it failed. One pass; a stub that cannot beat the
+    /// current `count`-th is dropped after its path (and method) check.
+    static func closest(
+        _ view: RequestView, among first: [CompiledStub], then second: [CompiledStub], count: Int
+    ) -> [(stub: CompiledStub, failed: [RequestCondition])] {
+        guard count > 0 else { return [] }
+        var best: [(score: Score, stub: CompiledStub)] = []
+        best.reserveCapacity(min(count, 8) + 1)
+        func consider(_ stubs: [CompiledStub]) {
+            for stub in stubs where !stub.conditions.isEmpty {
+                let bound = best.count == count ? best[count - 1].score : nil
+                guard let score = score(stub.conditions, view, betterThan: bound) else { continue }
+                // After every equal score: the stub tried first wins a tie.
+                var position = best.count
+                while position > 0 && score < best[position - 1].score { position -= 1 }
+                best.insert((score, stub), at: position)
+                if best.count > count { best.removeLast() }
+            }
         }
+        consider(first)
+        consider(second)
         return best.map { ($0.stub, score($0.stub.conditions, view).failed) }
     }
 

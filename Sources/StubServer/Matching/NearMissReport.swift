@@ -1,54 +1,83 @@
-/// The body of the 400 an unmatched request gets: the request, the closest stub, and each of
-/// its conditions with what was expected and what the request had (WireMock's near miss).
+/// The body of the 400 an unmatched request gets: the request, the three closest stubs, and
+/// each of their conditions with what was expected and what the request had (WireMock's near
+/// miss, three deep, so a newcomer sees the stub they meant even when the ranking's first
+/// guess is another).
 ///
 /// ```
-/// No stub matched POST /oauth/token
+/// No stub matched GET /users/octocat/repos
 ///
-/// Closest stub: Stubs/login_conf.json#0 (login with the QA account)
-///   ✓ method: "POST"
-///   ✓ uri: "/oauth/token"
-///   ✗ forms.password: expected "secret", got "wrong"
+/// Closest stub: stubs.json#0 (octocat's repositories)
+///   ✓ method: "GET"
+///   ✓ uri: "/users/octocat/repos"
+///   ✗ queries.type: expected "owner", got nothing
+///
+/// 2nd closest: stubs.json#1
+///   ✓ method: "GET"
+///   ✗ uri: expected "/users/nobody/repos", got "/users/octocat/repos"
+///
+/// 2 stubs with request conditions compared; the closest failed 1 of 3.
 /// ```
 enum NearMissReport {
-    /// Bodies never grow past this (about 8 KiB), whatever the stub or request.
+    /// Bodies never grow past this (about 8 KiB), whatever the stubs or request.
     static let maximumBytes = 8 * 1024
+    /// Conditions listed for the closest stub; the others list fewer.
     static let maximumConditions = 24
+    static let maximumConditionsOfOthers = 8
 
-    static func body(for view: RequestView, stubs: [CompiledStub]) -> String {
-        body(for: view, stubs: stubs, closest: NearMissRanking.closest(view, among: stubs)?.stub)
-    }
-
-    static func body(for view: RequestView, stubs: [CompiledStub], closest: CompiledStub?) -> String {
+    /// `comparedSessions`: how many sessions with request conditions were ranked (a REST
+    /// resource counts once); `anyStubs`: whether any stub is loaded at all.
+    static func body(
+        for view: RequestView, closest: [(stub: CompiledStub, failed: [RequestCondition])], comparedSessions: Int, anyStubs: Bool
+    ) -> String {
         let target = clip(String(decoding: Array(view.request.target.utf8.prefix(300)), as: UTF8.self), to: 300)
         var lines = ["No stub matched \(clip(view.request.method, to: 20)) \(target)", ""]
-        let candidates = stubs.filter { !$0.conditions.isEmpty }
-        guard let closest else {
-            lines.append(stubs.isEmpty ? "No stubs are loaded." : "No stub has request conditions to compare with.")
+        guard let first = closest.first else {
+            lines.append(anyStubs ? "No stub has request conditions to compare with." : "No stubs are loaded.")
             return finish(lines)
         }
-        var heading = "Closest stub: \(closest.reference)"
-        if let summary = closest.summary, !summary.isEmpty { heading += " (\(clip(summary, to: 120)))" }
-        lines.append(heading)
-        var failed = 0
-        for (offset, condition) in closest.conditions.enumerated() {
-            guard offset < maximumConditions else {
-                lines.append("  … and \(closest.conditions.count - offset) more conditions")
-                break
+        for (rank, candidate) in closest.enumerated() {
+            let stub = candidate.stub
+            var heading = rank == 0 ? "Closest stub: \(stub.reference)" : "\(ordinal(rank + 1)) closest: \(stub.reference)"
+            if let summary = stub.summary, !summary.isEmpty { heading += " (\(clip(summary, to: 120)))" }
+            lines.append(heading)
+            let limit = rank == 0 ? maximumConditions : maximumConditionsOfOthers
+            for (offset, condition) in stub.conditions.enumerated() {
+                guard offset < limit else {
+                    lines.append("  … and \(stub.conditions.count - offset) more conditions")
+                    break
+                }
+                if candidate.failed.contains(where: { $0 === condition }) {
+                    lines.append("  ✗ \(condition.label): expected \(condition.expectation), got \(condition.actual(view))")
+                } else {
+                    lines.append("  ✓ \(condition.label): \(condition.expectation)")
+                }
             }
-            if condition.matches(view) {
-                lines.append("  ✓ \(condition.label): \(condition.expectation)")
-            } else {
-                failed += 1
-                lines.append("  ✗ \(condition.label): expected \(condition.expectation), got \(condition.actual(view))")
-            }
+            lines.append("")
         }
-        lines.append("")
-        // A REST resource compiles to several stubs under one reference: count sessions.
-        var sessions = 0
-        for index in candidates.indices where index == 0 || candidates[index].reference != candidates[index - 1].reference { sessions += 1 }
-        let plural = sessions == 1 ? "" : "s"
-        lines.append("\(sessions) stub\(plural) with request conditions compared; the closest failed \(failed) of \(closest.conditions.count).")
+        let plural = comparedSessions == 1 ? "" : "s"
+        lines.append(
+            "\(comparedSessions) stub\(plural) with request conditions compared; the closest failed \(first.failed.count) of \(first.stub.conditions.count).")
         return finish(lines)
+    }
+
+    static func ordinal(_ number: Int) -> String {
+        switch number {
+        case 2: "2nd"
+        case 3: "3rd"
+        default: "\(number)th"
+        }
+    }
+
+    /// Sessions with request conditions among `stubs` (a REST resource's stubs share one
+    /// reference and are adjacent, so they count once).
+    static func comparedSessions(_ stubs: [CompiledStub]) -> Int {
+        var sessions = 0
+        var previous: StubReference?
+        for stub in stubs where !stub.conditions.isEmpty {
+            if stub.reference != previous { sessions += 1 }
+            previous = stub.reference
+        }
+        return sessions
     }
 
     private static func finish(_ lines: [String]) -> String {

@@ -80,6 +80,19 @@ final class RequestCondition: Sendable {
         }
     }
 
+    /// What part of a request the condition is about, for near-miss ranking: the path weighs
+    /// more than the method, which weighs more than everything else.
+    enum Aspect: UInt8, Sendable { case path, method, other }
+
+    var aspect: Aspect {
+        switch kind {
+        case .uri, .uriWithin: .path
+        case .method: .method
+        case .other: if case .mountedFile = test { .path } else { .other }
+        default: .other
+        }
+    }
+
     /// Relative cost of evaluating the condition, to order the checks made after the route
     /// index (`cost` orders reports and must stay as it is): a regex or template match costs
     /// more than comparing a header.

@@ -36,13 +36,19 @@ public struct RouteResult: Sendable {
     public var reply: HTTPReply
     /// The stub that answered; nil when nothing matched and `reply` is the near-miss 400.
     public var stub: StubReference?
-    /// When nothing matched: the closest stub and what it failed.
-    public var nearMiss: StubNearMiss?
+    /// When nothing matched: the closest stubs (at most three), closest first, and what each failed.
+    public var nearMisses: [StubNearMiss]
+    /// The closest stub, when nothing matched.
+    public var nearMiss: StubNearMiss? { nearMisses.first }
 
     public init(reply: HTTPReply, stub: StubReference?, nearMiss: StubNearMiss? = nil) {
+        self.init(reply: reply, stub: stub, nearMisses: nearMiss.map { [$0] } ?? [])
+    }
+
+    public init(reply: HTTPReply, stub: StubReference?, nearMisses: [StubNearMiss]) {
         self.reply = reply
         self.stub = stub
-        self.nearMiss = nearMiss
+        self.nearMisses = nearMisses
     }
 }
 
@@ -65,6 +71,8 @@ public final class Router: Sendable {
     /// `stubs` unretained, for the index's candidate checks (see `UnmanagedList`).
     private let stubReferences: UnmanagedList<CompiledStub>
     private let catchAlls: [CompiledStub]
+    /// Sessions with request conditions, counted once (the near-miss page's last line).
+    private let comparedSessions: Int
     private let index: RouteIndex
     /// Recordings, saved-exchange files and the upstream client the stubs share.
     let runtime: StubRuntime
@@ -118,6 +126,7 @@ public final class Router: Sendable {
         self.runtime = runtime
         stubs = compiled.filter { !$0.isCatchAll }
         catchAlls = compiled.filter(\.isCatchAll)
+        comparedSessions = NearMissReport.comparedSessions(stubs)
         stubReferences = UnmanagedList(stubs)
         index = RouteIndex(stubs, adjustingKeys: adjust)
         scenarios = options.scenarios
@@ -205,12 +214,13 @@ public final class Router: Sendable {
         if Favicon.answers(method: view.method, path: view.path) {
             return RouteResult(reply: HTTPReply(.prepared(Favicon.prepared)), stub: Favicon.reference)
         }
-        let all = second.map { first.stubs + $0.stubs } ?? first.stubs
-        let closest = NearMissRanking.closest(view, among: all)
-        let body = NearMissReport.body(for: view, stubs: all, closest: closest?.stub)
+        let closest = NearMissRanking.closest(view, among: first.stubs, then: second?.stubs ?? [], count: NearMissRanking.reportedCount)
+        let body = NearMissReport.body(
+            for: view, closest: closest, comparedSessions: first.comparedSessions + (second?.comparedSessions ?? 0),
+            anyStubs: !first.stubs.isEmpty || !(second?.stubs.isEmpty ?? true))
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: ContentTypes.text)
-        let nearMiss = closest.map { found in
+        let nearMisses = closest.map { found in
             StubNearMiss(
                 stub: found.stub.reference, summary: found.stub.summary,
                 differences: NearMissRanking.differences(found.failed, view),
@@ -219,7 +229,7 @@ public final class Router: Sendable {
         }
         return RouteResult(
             reply: HTTPReply(.response(HTTPResponse(status: 400, headers: headers, body: Array(body.utf8)))), stub: nil,
-            nearMiss: nearMiss)
+            nearMisses: nearMisses)
     }
 
     /// The compiled stubs (catch-alls last), for the ranking tests.

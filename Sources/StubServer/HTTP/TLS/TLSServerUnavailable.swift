@@ -35,3 +35,20 @@ enum PKCS12Reader {
     }
 }
 #endif
+
+#if canImport(Darwin)
+enum CertificateFactory {
+    struct Made: Sendable {
+        var certificate: [UInt8]
+        var privateKey: [UInt8]
+    }
+
+    static func makeAuthority(commonName: String, days: Int) throws(TLSConfigurationError) -> Made {
+        throw TLSConfigurationError("making development certificates needs OpenSSL; \(tlsServingUnavailable)")
+    }
+
+    static func makeServer(names: [String], authority: Made, days: Int) throws(TLSConfigurationError) -> Made {
+        throw TLSConfigurationError("making development certificates needs OpenSSL; \(tlsServingUnavailable)")
+    }
+}
+#endif
