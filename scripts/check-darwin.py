@@ -75,6 +75,13 @@ CANNOT_DECIDE_ON_LINUX = [
      "so no block over FeatureSpec and NSError** is representable here; the rest of the line and the block's body "
      "are still checked"),
 ]
+# Files not checked yet, each with the reason; printed on every run with their Darwin-only line count.
+# An entry here is a known gap, not a pass: transcribe what the file needs and remove it.
+NOT_CHECKED_YET = {
+    "Sources/StubServer/Certificates/TrustingAuthorityDelegate.swift":
+        "needs the Security framework (SecTrust, SecCertificate) and Core Foundation toll-free bridging "
+        "(`as CFData`), which Linux's Foundation cannot express; not transcribed yet",
+}
 ERROR_LINE = re.compile(r"^(\S+?):(\d+):(\d+): error: (.*)$", re.M)
 
 PREDICATE = re.compile(r"\b(os|canImport|arch|targetEnvironment)\(\s*([A-Za-z0-9_.]+)\s*\)")
@@ -248,7 +255,7 @@ def check_platform(platform, targets, order, executables, imports):
             copy = os.path.join(out, "src", os.path.relpath(path, SOURCES))
             os.makedirs(os.path.dirname(copy), exist_ok=True)
             with open(copy, "w", encoding="utf-8") as handle:
-                handle.write("\n".join(rewrite(lines, literals)))
+                handle.write("" if shorten(path) in NOT_CHECKED_YET else "\n".join(rewrite(lines, literals)))
             copies.append(copy)
         if target in resource_targets():
             accessor = os.path.join(out, "generated", target, "resource_bundle_accessor.swift")
@@ -355,12 +362,16 @@ def main():
     accepted = sorted({a for _, _, _, found in results for a in found})
     for _, errors, _, _ in results:
         problems += errors
+    not_checked = []
     lines_total = {p: 0 for p in PLATFORMS}
     files_total = {p: 0 for p in PLATFORMS}
     for path, per_platform in sorted(darwin_only.items()):
         target = os.path.relpath(path, SOURCES).split(os.sep)[0]
         for platform, count in per_platform.items():
-            if covered.get(platform, {}).get(target):
+            if shorten(path) in NOT_CHECKED_YET:
+                not_checked.append(f"[{platform}] {shorten(path)}: {count} Darwin-only lines NOT CHECKED: "
+                                   f"{NOT_CHECKED_YET[shorten(path)]}")
+            elif covered.get(platform, {}).get(target):
                 lines_total[platform] += count
                 files_total[platform] += 1
             elif not any(e.startswith(f"[{platform}]") for e in problems):
@@ -370,6 +381,8 @@ def main():
     seconds = time.monotonic() - started
     summary = ", ".join(f"{p}: {lines_total[p]} Darwin-only lines in {files_total[p]} files "
                         f"({len(covered.get(p, {}))} targets)" for p in PLATFORMS)
+    for gap in not_checked:
+        print("check-darwin: warning: " + gap)
     if problems:
         print("\n\n".join(problems))
         print(f"\ncheck-darwin: FAILED ({summary}; {seconds:.0f} s). The Apple surface the code is checked "

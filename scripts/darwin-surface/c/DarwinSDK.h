@@ -172,6 +172,7 @@ ssize_t readlinkat(int, const char *, char *, size_t);
 int symlink(const char *, const char *);
 unsigned int sleep(unsigned int);
 int usleep(useconds_t);
+int gethostname(char *, size_t);
 void _exit(int) __attribute__((noreturn));
 long sysconf(int);
 int execv(const char *, char *const []);
