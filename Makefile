@@ -47,14 +47,20 @@ RELEASE_BUILD = $(SWIFT) build -c release $(SWIFT_RELEASE_FLAGS)
 STUB_LINK_FLAGS := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib --scratch-path .build/static)
 STUB_BUILD = $(RELEASE_BUILD) $(STUB_LINK_FLAGS)
 export STUB_LINK_FLAGS
+# Known-harmless linker lines of the static link: glibc's warning about `mktemp`/`tempnam`, which
+# Foundation references but stubserver never calls. Everything else the build prints is shown.
+STUB_LINKER_NOISE := the use of .(mktemp|tempnam|tmpnam). is dangerous
 stub: stub-deps ## serve Stubs/settings.json on 127.0.0.1:$(PORT) (hot reload on edit)
-	$(STUB_BUILD) --product stubserver
-	"$$($(STUB_BUILD) --show-bin-path)/stubserver" start -p $(PORT) -c $(STUBS)
+	@echo "make stub: building stubserver (release$(if $(STUB_LINK_FLAGS), with the Swift runtime linked statically)); the first build takes a few minutes (about 3 on 2 cores), later ones seconds"
+	@set -o pipefail; $(STUB_BUILD) --product stubserver 2>&1 | { grep --line-buffered -v -E '$(STUB_LINKER_NOISE)' || true; }
+	@echo "make stub: serving $(STUBS) on http://127.0.0.1:$(PORT) (Ctrl-C stops; edits reload)"
+	@"$$($(STUB_BUILD) --show-bin-path)/stubserver" start -p $(PORT) -c $(STUBS)
 
 stub-deps: ## Linux: install libxml2-dev with apt-get when libxml2.so is missing (static stubserver link)
 	@if [ "$$(uname -s)" = Linux ] && ! /sbin/ldconfig -p 2>/dev/null | grep -q 'libxml2\.so '; then \
 		sudo=""; [ "$$(id -u)" -ne 0 ] && sudo="sudo"; \
-		echo "installing libxml2-dev with apt-get (stubserver links FoundationXML statically)"; \
+		echo "libxml2-dev is missing: the static stubserver link needs its libxml2.so (FoundationXML)."; \
+		echo "installing it now with: $${sudo:+sudo }apt-get install libxml2-dev (about a minute)"; \
 		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq libxml2-dev >/dev/null; \
 	fi
 

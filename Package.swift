@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(name: "TextSnapshotBench", dependencies: ["TextSnapshot"], path: "bench/TextSnapshotBench"),
         // The built `stubserver` as a subprocess, shared by the two test targets that spawn it.
         .target(name: "StubServerTestSupport", path: "Tests/StubServerTestSupport"),
-        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubServerTestSupport"]),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubServerTestSupport"], exclude: ["MocoExamples"]),
         // Spawns the built `stubserver` and drives it through StubServerClient and haveReceived.
         .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "SpecKit", "StubServerTestSupport"]),
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "RehearsalSettings"]),

@@ -16,6 +16,8 @@ enum Help {
       reset                   Reset a running server: journal, sequences, scenarios, added stubs.
       version                 Print the version.
 
+      moco's task name 'http' is accepted for 'start'.
+
       See 'stubserver <subcommand> --help' for detailed help.
 
     EXIT CODES: 0 success, 64 usage error, 1 runtime error (port in use, bad configuration).
@@ -101,10 +103,10 @@ enum Help {
     OVERVIEW: List the requests a running server received, oldest first, one line each
     (unmatched ones with their closest stub and what it failed). Uses the admin API.
 
-    USAGE: stubserver requests -p <port> [--unmatched] [--limit <n>] [--host <address>] [--admin-token <token>]
+    USAGE: stubserver requests [-p <port>] [--unmatched] [--limit <n>] [--host <address>] [--admin-token <token>]
 
     OPTIONS:
-      -p, --port <port>       The server's port.
+      -p, --port <port>       The server's port (default: 12306, as for start).
       --unmatched             Only requests no stub answered.
       --limit <n>             Only the last <n>.
       --host <address>        The server's address (default: 127.0.0.1).
@@ -118,10 +120,10 @@ enum Help {
     OVERVIEW: Reset a running server: journal cleared, seq/cycle and scenarios back to the
     start, stubs added through the admin API dropped. Uses the admin API.
 
-    USAGE: stubserver reset -p <port> [--host <address>] [--admin-token <token>]
+    USAGE: stubserver reset [-p <port>] [--host <address>] [--admin-token <token>]
 
     OPTIONS:
-      -p, --port <port>       The server's port.
+      -p, --port <port>       The server's port (default: 12306, as for start).
       --host <address>        The server's address (default: 127.0.0.1).
       --admin-token <token>   The server's --admin-token, if it has one.
       -h, --help              Show help information.

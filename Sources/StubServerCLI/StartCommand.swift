@@ -9,6 +9,13 @@ import Darwin
 /// `stubserver start`: serve, log, hot-reload, stop on a signal or the shutdown port.
 enum StartCommand {
     static let name = "start"
+    /// The port `start` listens on without `-p`; `requests` and `reset` talk to it without `-p` too.
+    static let defaultPort = 12306
+
+    /// `Serving 31 stubs from 4 files on http://127.0.0.1:12306`: what the admin health endpoint knows.
+    static func servingLine(stubs: Int, files: Int, url: String) -> String {
+        "Serving \(stubs) \(stubs == 1 ? "stub" : "stubs") from \(files) \(files == 1 ? "file" : "files") on \(url)"
+    }
     static let options: [CommandLineArguments.Option] = [
         .init(names: ["-p", "--port"], key: "port", takesValue: true),
         .init(names: ["-c", "--config"], key: "config", takesValue: true),
@@ -34,7 +41,7 @@ enum StartCommand {
         }
         let tls = try HTTPSOptions.identity(parsed, https: https, command: name)
         let source = try ConfigSource(parsed, command: name)
-        let port = try parsed.port("port", option: "-p", command: name) ?? 12306
+        let port = try parsed.port("port", option: "-p", command: name) ?? defaultPort
         let shutdownPort = try parsed.port("shutdown", option: "-s", command: name) ?? 0
         let host = parsed["host"] ?? "127.0.0.1"
         let quiet = parsed.has("quiet")
@@ -102,7 +109,8 @@ enum StartCommand {
                 for line in "\(error)".split(separator: "\n") { Console.err("  \(line)") }
             }
         }
-        Console.out("Server is started at \(server.port)")
+        Console.out("Server is started at \(server.port)")   // moco's line, first: scripts wait for it
+        Console.out(servingLine(stubs: server.stubCount, files: server.watchedFiles.count, url: server.baseURL.absoluteString))
         if let tls {
             Console.out("HTTPS: \(server.baseURL.absoluteString) with \(tls.source)")
             for line in tls.notes?(server.port) ?? [] { Console.out(line) }

@@ -185,7 +185,7 @@ public final class StubServerClient: @unchecked Sendable {
         let response: UpstreamResponse
         switch result {
         case .success(let answered): response = answered
-        case .failure(let error): throw StubServerClientError(status: nil, message: "\(method) \(url): \(error)")
+        case .failure(let error): throw StubServerClientError(status: nil, message: "\(method) \(url): " + noAnswer(error))
         }
         let status = response.status
         let data = response.body
@@ -197,6 +197,23 @@ public final class StubServerClient: @unchecked Sendable {
             throw StubServerClientError(status: status, message: "\(method) \(shownPath): \(message)", diagnostics: diagnostics)
         }
         return value
+    }
+
+    /// Why the admin call got no answer, in the words of someone driving a stubserver: a refused
+    /// connection means none is running there, and says how to start one.
+    static func noAnswer(_ error: UpstreamError) -> String {
+        switch error {
+        case .refused(let endpoint):
+            let port = endpoint.split(separator: ":").last.map(String.init) ?? "12306"
+            return "no stubserver is answering on \(endpoint) (connection refused). Start one first: "
+                + "`stubserver start -p \(port) -c Stubs/settings.json` (or `make stub` in a Rehearsal checkout), "
+                + "or point the client at the port yours prints in `Server is started at PORT`"
+        case .closed(let reason):
+            return "the server closed the connection without answering (\(reason)); is a stubserver listening on that port, "
+                + "and is its admin API on (not `--no-admin`)?"
+        default:
+            return error.description
+        }
     }
 
     private final class LockedResult: @unchecked Sendable {

@@ -65,7 +65,8 @@ public enum DevelopmentCertificates {
         var names = ["localhost", "127.0.0.1", "::1"]
         var buffer = [CChar](repeating: 0, count: 256)
         if gethostname(&buffer, buffer.count) == 0 {
-            let host = String(cString: buffer).lowercased()
+            let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            let host = String(decoding: bytes, as: UTF8.self).lowercased()
             let valid = !host.isEmpty && host.count < 254 && host.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }
             if valid && host != "localhost" {
                 names.append(host)

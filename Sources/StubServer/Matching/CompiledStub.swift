@@ -361,6 +361,10 @@ enum StubCompiler {
         if let file = pattern.file {
             let subpath = path + ".file"
             switch ConfinedFiles.read(file.path, root: scope.fileRoot, fallback: scope.fallbackRoot) {
+            case .failure(let failure) where failure.isNotFound:
+                // moco reads the file only when such a session is tried, so configs carry
+                // sessions whose file never exists: a load-time warning, and no match.
+                add(.missingBodyFile(file.path), "file", .text("the content of \(quoted(file.path)), which does not exist"))
             case .failure(let failure):
                 problems.append(StubCompileProblem(path: subpath, message: failure.message))
             case .success(let bytes):

@@ -182,7 +182,9 @@ enum TextPlan: Sendable {
         case .literal(let text): self = .literal(text)
         case .template(let source, let vars):
             let template = try Template(source, variables: vars)
-            self = template.isConstant && vars.isEmpty ? .literal(source) : .template(template)
+            // A template of constant `vars` only is a literal: it names the same file for
+            // every request, so it may fall back to the working directory like other names.
+            self = template.constantRendering.map(TextPlan.literal) ?? .template(template)
         }
     }
 

@@ -39,7 +39,7 @@ final class SavedExchangeFile: @unchecked Sendable {
 
     /// The saved response for a request equal to `request`.
     func response(for request: HTTPRequest) -> UpstreamResponse? {
-        let incoming = SavedRequest(request)
+        let incoming = SavedRequest(request, keepingHost: true)
         lock.lock()
         defer { lock.unlock() }
         return exchanges.last(where: { $0.request.matches(incoming) })?.response.upstreamResponse

@@ -35,9 +35,9 @@ enum UpstreamCompiler {
         return nil
     }
 
+    /// moco's rule (the working directory), keeping names next to the configuration working.
     private static func resolve(_ file: String, scope: StubScope) -> String {
-        if file.hasPrefix("/") { return file }
-        return URL(fileURLWithPath: scope.fileRoot).appendingPathComponent(file).standardizedFileURL.path
+        SavedFileLocation.resolve(file, scope: scope).path
     }
 
     private static func compileSource(

@@ -52,6 +52,12 @@ final class FoundationUpstream: @unchecked Sendable {
             if let error {
                 if Self.isURLError(error, NSURLErrorCancelled) { return completion(.failure(.cancelled)) }
                 if Self.isURLError(error, NSURLErrorTimedOut) { return completion(.failure(.readTimeout(timeout))) }
+                if Self.isURLError(error, NSURLErrorCannotConnectToHost), let url = urlRequest.url {
+                    return completion(.failure(.refused("\(url.host ?? ""):\(url.port.map(String.init) ?? "")")))
+                }
+                if Self.isURLError(error, NSURLErrorNetworkConnectionLost) {
+                    return completion(.failure(.closed(error.localizedDescription)))
+                }
                 return completion(.failure(.unreachable(error.localizedDescription)))
             }
             guard let http = response as? HTTPURLResponse else {

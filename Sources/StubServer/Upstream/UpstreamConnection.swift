@@ -57,7 +57,7 @@ final class UpstreamConnection: PollHandler {
         }
         let code = errno
         if result != 0 && code != EINPROGRESS && code != EINTR {
-            fail(exchange, .unreachable("\(pool.endpoint): \(String(cString: strerror(code)))"))
+            fail(exchange, connectFailure(code))
             return
         }
         state = .connecting
@@ -111,7 +111,7 @@ final class UpstreamConnection: PollHandler {
             getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
             guard let exchange else { return close() }
             if code != 0 {
-                fail(exchange, .unreachable("\(pool.endpoint): \(String(cString: strerror(code)))"))
+                fail(exchange, connectFailure(code))
                 return
             }
             #if !canImport(Darwin)
@@ -265,7 +265,7 @@ final class UpstreamConnection: PollHandler {
         case .wantWrite:
             setWriting(true)
         case .closed:
-            fail(exchange, .unreachable("\(pool.endpoint): the connection closed during the TLS handshake"))
+            fail(exchange, .closed("\(pool.endpoint): the connection closed during the TLS handshake"))
         case .failed(let reason):
             fail(exchange, .unreachable(reason))
         }
@@ -299,7 +299,12 @@ final class UpstreamConnection: PollHandler {
             pool.enqueue(exchange, first: true)
             return
         }
-        fail(exchange, .unreachable("\(pool.endpoint): \(reason)"))
+        fail(exchange, .closed("\(pool.endpoint): \(reason)"))
+    }
+
+    /// Refused is told apart: it means nothing listens there (for a stubserver client: none is running).
+    private func connectFailure(_ code: Int32) -> UpstreamError {
+        code == ECONNREFUSED ? .refused("\(pool.endpoint)") : .unreachable("\(pool.endpoint): \(String(cString: strerror(code)))")
     }
 
     private func fail(_ exchange: UpstreamExchange, _ error: UpstreamError) {

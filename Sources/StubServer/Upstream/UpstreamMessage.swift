@@ -127,8 +127,12 @@ public struct UpstreamResponse: Sendable {
 /// Why an upstream call produced no response.
 public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidURL(String, String)
-    /// Name resolution, refused or reset connection.
+    /// Name resolution, or a connection that could not be made.
     case unreachable(String)
+    /// Nothing accepts connections at the endpoint (`host:port`): the connection was refused.
+    case refused(String)
+    /// The upstream accepted the connection, then closed or reset it before its response was complete.
+    case closed(String)
     case connectTimeout(Duration)
     /// No byte arrived for this long while a response was due.
     case readTimeout(Duration)
@@ -142,6 +146,8 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .invalidURL(let url, let reason): "invalid upstream URL \"\(url)\": \(reason)"
         case .unreachable(let reason): "upstream unreachable: \(reason)"
+        case .refused(let endpoint): "upstream unreachable: \(endpoint): Connection refused (nothing is listening there)"
+        case .closed(let reason): "upstream closed the connection before answering: \(reason)"
         case .connectTimeout(let limit): "upstream did not accept the connection within \(limit)"
         case .readTimeout(let limit): "upstream sent nothing for \(limit)"
         case .malformedResponse(let reason): "upstream sent a malformed response: \(reason)"
