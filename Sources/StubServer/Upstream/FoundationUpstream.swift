@@ -52,7 +52,8 @@ final class FoundationUpstream: @unchecked Sendable {
             if let error {
                 if Self.isURLError(error, NSURLErrorCancelled) { return completion(.failure(.cancelled)) }
                 if Self.isURLError(error, NSURLErrorTimedOut) { return completion(.failure(.readTimeout(timeout))) }
-                if Self.isURLError(error, NSURLErrorCannotConnectToHost), let url = urlRequest.url {
+                if Self.isURLError(error, NSURLErrorCannotConnectToHost) {
+                    // `url`, not `urlRequest.url`: a captured `var` is not allowed in this @Sendable closure.
                     return completion(.failure(.refused("\(url.host ?? ""):\(url.port.map(String.init) ?? "")")))
                 }
                 if Self.isURLError(error, NSURLErrorNetworkConnectionLost) {
