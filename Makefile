@@ -64,7 +64,7 @@ stub-deps: ## Linux: install libxml2-dev with apt-get when libxml2.so is missing
 		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq libxml2-dev >/dev/null; \
 	fi
 
-bench: bench-tools stub-deps ## stubserver vs nginx (1 worker), pinned (BENCH_PIN=0: unpinned): text, file, template, 10k stubs, DN stories
+bench: bench-tools stub-deps ## stubserver vs nginx (1 worker), pinned (BENCH_PIN=0: unpinned): text, file, template, 10k stubs, DN stories; text over https vs http
 	bash bench/stub-bench.sh
 
 bench-tools: ## install wrk and nginx with apt-get when missing (make bench needs them)
