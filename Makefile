@@ -53,7 +53,7 @@ STUB_LINKER_NOISE := the use of .(mktemp|tempnam|tmpnam). is dangerous
 stub: stub-deps ## serve Stubs/settings.json on 127.0.0.1:$(PORT) (hot reload on edit)
 	@echo "make stub: building stubserver (release$(if $(STUB_LINK_FLAGS), with the Swift runtime linked statically)); the first build takes a few minutes (about 3 on 2 cores), later ones seconds"
 	@set -o pipefail; $(STUB_BUILD) --product stubserver 2>&1 | { grep --line-buffered -v -E '$(STUB_LINKER_NOISE)' || true; }
-	@echo "make stub: serving $(STUBS) on http://127.0.0.1:$(PORT) (Ctrl-C stops; edits reload)"
+	@echo "make stub: starting stubserver on port $(PORT) with $(STUBS) (Ctrl-C stops it; edits reload)"
 	@"$$($(STUB_BUILD) --show-bin-path)/stubserver" start -p $(PORT) -c $(STUBS)
 
 stub-deps: ## Linux: install libxml2-dev with apt-get when libxml2.so is missing (static stubserver link)
@@ -85,7 +85,7 @@ bench-live: ## release build; websocket echo round trip vs HTTP keep-alive GET (
 	$(RELEASE_BUILD) --product LiveBench
 	.build/release/LiveBench
 
-bench-hardening: stub-deps ## release build; 200 stalled readers of a 20 MB file, 4,096 keep-alive holders, SIGTERM under a shutdown-port flood
+bench-hardening: stub-deps ## release build; 200 stalled readers of a 20 MB file, 4,096 keep-alive holders, SIGTERM under a shutdown-port flood, a 10 GB sparse include
 	$(STUB_BUILD) --product stubserver
 	BENCH_STUBSERVER="$$($(STUB_BUILD) --show-bin-path)/stubserver" python3 bench/hardening-bench.py
 

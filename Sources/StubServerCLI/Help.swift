@@ -26,7 +26,7 @@ enum Help {
     static let start = """
     OVERVIEW: Serve stubs from a JSON configuration, reloading it when a file changes.
 
-    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [--admin-token <token> | --no-admin] [--threads <n>] [--max-memory <size>] [--content-length <bytes>] [--https [--certificate <pem> --private-key <pem>]] [-q]
+    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [--admin-token <token> | --no-admin] [--allowed-host <names>] [--threads <n>] [--max-memory <size>] [--content-length <bytes>] [--https [--certificate <pem> --private-key <pem>]] [-q]
 
     OPTIONS:
       -p, --port <port>       Port to listen on (default: 12306; 0 picks a free port).
@@ -44,6 +44,9 @@ enum Help {
       --admin-token <token>   Turn the admin API (/__admin/) on wherever bound; every admin
                               call then needs 'Authorization: Bearer <token>'.
       --no-admin              Turn the admin API off (then /__admin/ is routed like any path).
+      --allowed-host <names>  Host names, comma-separated, under which the admin API answers
+                              besides localhost, IP addresses and --host (others get 403: DNS
+                              rebinding). Web pages from other origins are always refused.
       --threads <n>           Event loops (threads) serving requests, 1 to 1024 (default: one
                               per CPU the process may use: its affinity mask, e.g. taskset,
                               and its cgroup CPU quota, e.g. docker --cpus).

@@ -29,6 +29,7 @@ enum StartCommand {
         .init(names: ["--max-memory"], key: "max-memory", takesValue: true),
         .init(names: ["--admin-token"], key: "admin-token", takesValue: true),
         .init(names: ["--no-admin"], key: "no-admin", takesValue: false),
+        .init(names: ["--allowed-host"], key: "allowed-host", takesValue: true),
     ]
 
     /// `start`, or moco's `https` task (`https: true`: a keystore or PEM files are required).
@@ -76,6 +77,13 @@ enum StartCommand {
         } else if let token = parsed["admin-token"] {
             serverOptions.admin = .token(token)
         }
+        if let names = parsed["allowed-host"] {
+            let hosts = names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !hosts.isEmpty, hosts.allSatisfy({ !$0.isEmpty && !$0.contains(where: { $0 == "/" || $0 == ":" || $0 == " " }) }) else {
+                throw UsageError(message: "invalid value '\(names)' for '--allowed-host': expected host names separated by commas (no ports)", command: name)
+            }
+            serverOptions.allowedHosts = hosts
+        }
         let stopRequest = StopRequest()
         serverOptions.onShutdownRequest = { stopRequest.run() }
         serverOptions.eventLoopCount = threads ?? 0
@@ -93,6 +101,9 @@ enum StartCommand {
         }
         do {
             try server.start()
+        } catch HTTPServerError.addressInUse(let host, let port) where parsed["port"] == nil {
+            // moco's default is a free port; ours is a fixed one, which may be taken.
+            throw RuntimeFailure("port \(port) on \(host) (the default) is already in use; -p 0 picks a free port, as moco does without -p")
         } catch {
             throw RuntimeFailure("\(error)")
         }
@@ -113,7 +124,7 @@ enum StartCommand {
         Console.out(servingLine(stubs: server.stubCount, files: server.watchedFiles.count, url: server.baseURL.absoluteString))
         if let tls {
             Console.out("HTTPS: \(server.baseURL.absoluteString) with \(tls.source)")
-            for line in tls.notes?(server.port) ?? [] { Console.out(line) }
+            for line in tls.notes?(server.baseURL) ?? [] { Console.out(line) }
         }
         let loops = server.eventLoopCount
         Console.out("Event loops: \(loops) (\(threads == nil ? "one per usable CPU" : "--threads"))")

@@ -52,7 +52,8 @@ public final class StubServerClient: @unchecked Sendable {
         } ?? []
     }
 
-    /// Adds stubs tried before the configuration's, newest first; returns their ids. Throws
+    /// Adds stubs tried before the configuration's, newest first; returns one id per stub, in
+    /// order (`["admin-1", "admin-2"]`), for ``removeStub(id:)``. Throws
     /// `StubEncodingError` (before sending anything) when a stub has a part moco JSON cannot express.
     @discardableResult
     public func addStubs(_ stubs: [StubDefinition]) async throws -> [String] {
@@ -65,12 +66,14 @@ public final class StubServerClient: @unchecked Sendable {
         return try await addStubs(mocoJSON: JSONValue.array(sessions).compactText)
     }
 
+    /// Adds one stub and returns its id, a single `String` such as `"admin-1"` (not a list: use
+    /// ``addStubs(_:)`` for several): `let id = try await stubs.addStub(…); try await stubs.removeStub(id: id)`.
     @discardableResult
     public func addStub(_ stub: StubDefinition) async throws -> String {
         try await addStubs([stub])[0]
     }
 
-    /// Adds sessions written as moco JSON (one object or an array).
+    /// Adds sessions written as moco JSON (one object or an array); returns one id per session.
     @discardableResult
     public func addStubs(mocoJSON: String) async throws -> [String] {
         try await call("POST", "stubs", body: mocoJSON)["ids"]?.arrayValue?.compactMap(\.stringValue) ?? []

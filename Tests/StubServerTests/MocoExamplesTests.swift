@@ -1,4 +1,5 @@
 import Foundation
+import StubServerTestSupport
 import XCTest
 @testable import StubServer
 
@@ -306,6 +307,20 @@ final class MocoExamplesTests: XCTestCase {
         let upload = try stubs.send("POST", "/upload", body: "anything")
         XCTAssertEqual(upload.status, 400)
         XCTAssertTrue(upload.text.contains("never-written.request"), upload.text)
+    }
+
+    /// moco takes a free port without `-p`; stubserver keeps 12306 (a stable address for apps
+    /// and `stubserver requests`), and when that is taken says how to get moco's behaviour.
+    func testStartWithoutAPortNamesTheDefaultAndTheWayToAFreeOne() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("conf.json", #"[{"response": {"text": "x"}}]"#)
+        // Hold 12306 (or find it held by someone else: the start fails the same way).
+        let holder = try? StubServer(stubs: [], options: StubServer.Options(host: "127.0.0.1", port: 12306))
+        try? holder?.start()
+        defer { holder?.stop() }
+        let result = try StubServerProcess.run(["start", "-c", "conf.json"], workingDirectory: directory.url)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains { $0.contains("port 12306 on 127.0.0.1 (the default) is already in use; -p 0 picks a free port, as moco does without -p") }, "\(result.stderr)")
     }
 
     static func freePort() throws -> Int {

@@ -191,6 +191,22 @@ enum AtomicFileWriter {
         }
     }
 
+    /// Removes the temporary files an earlier writer of `path` left when it was killed
+    /// mid-write (`.<name>.<pid>.<random>.tmp` whose process no longer runs). A live process's
+    /// file is kept: it may be writing it now.
+    static func removeOrphans(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let prefix = ".\(url.lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let parts = name.dropFirst(prefix.count).dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 2, let pid = Int32(parts[0]), pid > 0, UInt32(parts[1]) != nil else { continue }
+            if kill(pid, 0) == 0 || errno == EPERM { continue } // still running (EPERM: someone else's)
+            try? FileManager.default.removeItem(atPath: directory + "/" + name)
+        }
+    }
+
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -106,7 +106,7 @@ final class WebSocketHub: @unchecked Sendable {
         lock.lock()
         let targets = members.values.filter { group == nil || $0.groups.contains(group!) }.map(\.channel)
         lock.unlock()
-        for channel in targets { channel.send(frame) }
+        HTTPUpgradedChannel.send(frame, to: targets)
     }
 
     var count: Int {
