@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test test-browser test-examples check-doc-snippets check-app-targets stub stub-deps bench bench-tools bench-router bench-proxy bench-live bench-hardening bench-specs bench-snapshots width-table
+.PHONY: help build test lint format test-browser test-examples check-doc-snippets check-app-targets stub stub-deps bench bench-tools bench-router bench-proxy bench-live bench-hardening bench-specs bench-snapshots width-table
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -28,6 +28,22 @@ test-examples: ## build and test every Examples/* package as a user's package (X
 
 check-doc-snippets: ## the docs' complete snippets are byte-for-byte files of Examples/ (so CI compiles them)
 	bash scripts/check-doc-snippets.sh
+
+# `.swift-format` is the house style: 4-space indent, 140 columns, `#if` blocks not indented. Rules
+# off because the house writes it on purpose: DoNotUseSemicolons (`lock.lock(); defer { … }`),
+# AlwaysUseLowerCamelCase (`http1_1`, `where_`), OneCasePerLine (`case same(String), added(String)`),
+# NoBlockComments (`/* flags */` beside C arguments), UseLetInEveryBoundCaseVariable,
+# OnlyOneTrailingClosureArgument, ReplaceForEachWithForLoop, GroupNumericLiterals,
+# NoAssignmentInExpressions. Format once with `make format` (its own commit), then `make lint` is clean.
+# Swift files `swift format` checks, by the checked-in `.swift-format`. Listed with find rather than
+# `--recursive` so Examples/*/.build (a built example's checkouts) is never read.
+LINT_FILES = find Sources Tests Specs Examples -name .build -prune -o -name '*.swift' -print0
+
+lint: ## swift format lint over Sources/ Tests/ Specs/ Examples/ (the toolchain's formatter, .swift-format); not yet in make test
+	$(LINT_FILES) | xargs -0 $(SWIFT) format lint --strict --parallel
+
+format: ## rewrite Sources/ Tests/ Specs/ Examples/ in place with swift format (.swift-format); one commit of its own
+	$(LINT_FILES) | xargs -0 $(SWIFT) format format --in-place --parallel
 
 check-app-targets: ## app-linkable targets (DesignerNews, SpecKitAppSupport, TextScreen, StubServerClient) never reach XCTest
 	bash scripts/check-app-targets.sh
