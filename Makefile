@@ -43,18 +43,24 @@ RELEASE_BUILD = $(SWIFT) build -c release $(SWIFT_RELEASE_FLAGS)
 STUB_LINK_FLAGS := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib --scratch-path .build/static)
 STUB_BUILD = $(RELEASE_BUILD) $(STUB_LINK_FLAGS)
 export STUB_LINK_FLAGS
+# Known-harmless linker lines of the static link: glibc's warning about `mktemp`/`tempnam`, which
+# Foundation references but stubserver never calls. Everything else the build prints is shown.
+STUB_LINKER_NOISE := the use of .(mktemp|tempnam|tmpnam). is dangerous
 stub: stub-deps ## serve Stubs/settings.json on 127.0.0.1:$(PORT) (hot reload on edit)
-	$(STUB_BUILD) --product stubserver
-	"$$($(STUB_BUILD) --show-bin-path)/stubserver" start -p $(PORT) -c $(STUBS)
+	@echo "make stub: building stubserver (release$(if $(STUB_LINK_FLAGS), with the Swift runtime linked statically)); the first build takes a few minutes (about 3 on 2 cores), later ones seconds"
+	@set -o pipefail; $(STUB_BUILD) --product stubserver 2>&1 | { grep --line-buffered -v -E '$(STUB_LINKER_NOISE)' || true; }
+	@echo "make stub: starting stubserver on port $(PORT) with $(STUBS) (Ctrl-C stops it; edits reload)"
+	@"$$($(STUB_BUILD) --show-bin-path)/stubserver" start -p $(PORT) -c $(STUBS)
 
 stub-deps: ## Linux: install libxml2-dev with apt-get when libxml2.so is missing (static stubserver link)
 	@if [ "$$(uname -s)" = Linux ] && ! /sbin/ldconfig -p 2>/dev/null | grep -q 'libxml2\.so '; then \
 		sudo=""; [ "$$(id -u)" -ne 0 ] && sudo="sudo"; \
-		echo "installing libxml2-dev with apt-get (stubserver links FoundationXML statically)"; \
+		echo "libxml2-dev is missing: the static stubserver link needs its libxml2.so (FoundationXML)."; \
+		echo "installing it now with: $${sudo:+sudo }apt-get install libxml2-dev (about a minute)"; \
 		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq libxml2-dev >/dev/null; \
 	fi
 
-bench: bench-tools stub-deps ## stubserver vs nginx (1 worker), pinned (BENCH_PIN=0: unpinned): text, file, template, 10k stubs, DN stories
+bench: bench-tools stub-deps ## stubserver vs nginx (1 worker), pinned (BENCH_PIN=0: unpinned): text, file, template, 10k stubs, DN stories; text over https vs http
 	bash bench/stub-bench.sh
 
 bench-tools: ## install wrk and nginx with apt-get when missing (make bench needs them)
@@ -75,7 +81,7 @@ bench-live: ## release build; websocket echo round trip vs HTTP keep-alive GET (
 	$(RELEASE_BUILD) --product LiveBench
 	.build/release/LiveBench
 
-bench-hardening: stub-deps ## release build; 200 stalled readers of a 20 MB file, 4,096 keep-alive holders, SIGTERM under a shutdown-port flood
+bench-hardening: stub-deps ## release build; 200 stalled readers of a 20 MB file, 4,096 keep-alive holders, SIGTERM under a shutdown-port flood, a 10 GB sparse include
 	$(STUB_BUILD) --product stubserver
 	BENCH_STUBSERVER="$$($(STUB_BUILD) --show-bin-path)/stubserver" python3 bench/hardening-bench.py
 

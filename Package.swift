@@ -25,7 +25,11 @@ let package = Package(
         // matcher as a value) and the `ReceivedRequestsVerifying` protocol. SpecKit's
         // `haveReceived` builds on it; StubServer and StubServerClient conform.
         .target(name: "StubVerification"),
-        .target(name: "StubServer", dependencies: ["CSystemShims", "StubVerification"]),
+        // The transport, knowing nothing of moco: event loops and poller, sockets and system calls,
+        // the HTTP/1.1 parser and writer, the four reply kinds, limits, memory budget, the
+        // upstream client with TLS, websocket framing. StubServer builds moco on top of it.
+        .target(name: "HTTPEngine", dependencies: ["CSystemShims"]),
+        .target(name: "StubServer", dependencies: ["HTTPEngine", "CSystemShims", "StubVerification"]),
         .target(name: "StubServerClient", dependencies: ["StubServer"]),
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer", "StubServerClient"]),
         // `make bench-router`: per-request routing cost, 10 vs 10,000 stubs.
@@ -55,7 +59,7 @@ let package = Package(
         .executableTarget(name: "TextSnapshotBench", dependencies: ["TextSnapshot"], path: "bench/TextSnapshotBench"),
         // The built `stubserver` as a subprocess, shared by the two test targets that spawn it.
         .target(name: "StubServerTestSupport", path: "Tests/StubServerTestSupport"),
-        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubServerTestSupport"]),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "HTTPEngine", "StubServerTestSupport"], exclude: ["MocoExamples"]),
         // Spawns the built `stubserver` and drives it through StubServerClient and haveReceived.
         .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "SpecKit", "StubServerTestSupport"]),
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "RehearsalSettings"]),

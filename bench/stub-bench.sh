@@ -14,7 +14,9 @@
 # Knobs (environment): BENCH_DURATION seconds per wrk run (default 5), BENCH_ROUNDS rounds
 # (default 3, at least 3 for a median), BENCH_STARTS startup samples (default 9), BENCH_PIN
 # (default 1), BENCH_STATIC (default 1: the Swift runtime linked statically, as `make stub`
-# builds; 0 for a dynamic build), BENCH_CONFIGS (default "text file template tenk designernews").
+# builds; 0 for a dynamic build), BENCH_CONFIGS (default "text file template tenk designernews"),
+# BENCH_HTTPS (default 1: also the `text` stub over HTTPS against plain HTTP, keep-alive, same
+# build, alternating rounds; needs the openssl command for the test certificate).
 set -euo pipefail
 # Extra release flags, as the Makefile passes them (SWIFT_RELEASE_FLAGS).
 RELEASE_FLAGS=(${SWIFT_RELEASE_FLAGS-})
@@ -170,7 +172,7 @@ stop_pid() {
 
 # wrk → "req/s p50_ms p99_ms non2xx"
 load() {
-    "${CLIENT_CPU[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "http://127.0.0.1:$1$2" | awk '
+    "${CLIENT_CPU[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "${3:-http}://127.0.0.1:$1$2" | awk '
         function ms(v) {
             if (v ~ /us$/) { sub(/us$/, "", v); return v / 1000 }
             if (v ~ /ms$/) { sub(/ms$/, "", v); return v + 0 }
@@ -231,6 +233,47 @@ done
 NGINX_RSS=""
 for worker in $(pgrep -P "$NGINX_PID" || true); do NGINX_RSS="$(peak_rss_mib "$worker")"; done
 
+# HTTPS keep-alive against plain HTTP: the `text` stub served both ways by the same build,
+# alternating rounds. Keep-alive amortises the handshakes, so this is the cost of TLS records.
+TLS_ROW=0
+if [ "${BENCH_HTTPS:-1}" != 0 ]; then
+    if command -v openssl >/dev/null 2>&1; then
+        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$WORK/key.pem" -out "$WORK/cert.pem" \
+            -days 2 -subj /CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 >/dev/null 2>&1
+        [ "$next_port" = "$NGINX_PORT" ] && next_port=$((next_port + 1))
+        TLS_HTTP_PORT=$next_port
+        TLS_HTTPS_PORT=$((next_port + 1))
+        [ "$TLS_HTTPS_PORT" = "$NGINX_PORT" ] && TLS_HTTPS_PORT=$((TLS_HTTPS_PORT + 1))
+        "${SERVER_CPU[@]}" "$STUBSERVER" start -q -p "$TLS_HTTP_PORT" -c "$WORK/text.json" >"$WORK/stub-tls-http.log" 2>&1 &
+        TLS_HTTP_PID=$!
+        PIDS+=("$TLS_HTTP_PID")
+        "${SERVER_CPU[@]}" "$STUBSERVER" start -q --https --certificate "$WORK/cert.pem" --private-key "$WORK/key.pem" \
+            -p "$TLS_HTTPS_PORT" -c "$WORK/text.json" >"$WORK/stub-tls-https.log" 2>&1 &
+        TLS_HTTPS_PID=$!
+        PIDS+=("$TLS_HTTPS_PID")
+        wait_for_200 "$TLS_HTTP_PORT" /bench
+        for ((tries = 0; tries < 500; tries++)); do
+            [ "$(curl -s --cacert "$WORK/cert.pem" "https://localhost:$TLS_HTTPS_PORT/bench")" = "$BODY" ] && break
+            sleep 0.02
+        done
+        [ "$(curl -s --cacert "$WORK/cert.pem" "https://localhost:$TLS_HTTPS_PORT/bench")" = "$BODY" ] \
+            || { say "the https stub never answered"; cat "$WORK/stub-tls-https.log" >&2; exit 1; }
+        "${CLIENT_CPU[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d1s "https://127.0.0.1:$TLS_HTTPS_PORT/bench" >/dev/null # warm-up
+        "${CLIENT_CPU[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d1s "http://127.0.0.1:$TLS_HTTP_PORT/bench" >/dev/null
+        for ((round = 1; round <= ROUNDS; round++)); do
+            say "  round $round/$ROUNDS: stubserver text over https, then over http"
+            echo "tls https $(load "$TLS_HTTPS_PORT" /bench https)" >> "$RESULTS"
+            echo "tls http $(load "$TLS_HTTP_PORT" /bench)" >> "$RESULTS"
+        done
+        TLS_LOOPS="$(awk '/^Event loops:/ { print $3 }' "$WORK/stub-tls-https.log")"
+        stop_pid "$TLS_HTTPS_PID"
+        stop_pid "$TLS_HTTP_PID"
+        TLS_ROW=1
+    else
+        say "no openssl command: skipping the https row"
+    fi
+fi
+
 # Startup: spawn to first 200, several samples, median.
 startup_samples() {  # $1 config file, $2 path, $3 samples
     local t0 t1 pid
@@ -270,6 +313,16 @@ for config in "${CONFIGS[@]}"; do
     printf '%-11s %-11s %6s %10s %8s %8s %7s %9s\n' "" nginx 1 \
         "$(field "$config" nginx 3)" "$(field "$config" nginx 4)" "$(field "$config" nginx 5)" "$(bad "$config" nginx)" "1.00x"
 done
+if [ "$TLS_ROW" = 1 ]; then
+    tls_ratio=$(awk '$1 == "tls" && $2 == "https" { s[++n] = $3 } $1 == "tls" && $2 == "http" { g[++m] = $3 } END { for (i = 1; i <= n; i++) printf "%.3f\n", s[i] / g[i] }' "$RESULTS" | median)
+    echo
+    echo "HTTPS keep-alive vs plain HTTP, the text stub, same build ($PINNING; median of $ROUNDS alternating rounds)"
+    printf '%-11s %-11s %6s %10s %8s %8s %7s %9s\n' config server loops "req/s" "p50 ms" "p99 ms" errors "vs http"
+    printf '%-11s %-11s %6s %10s %8s %8s %7s %9s\n' "text https" stubserver "${TLS_LOOPS:-?}" \
+        "$(field tls https 3)" "$(field tls https 4)" "$(field tls https 5)" "$(bad tls https)" "${tls_ratio}x"
+    printf '%-11s %-11s %6s %10s %8s %8s %7s %9s\n' "text http" stubserver "${TLS_LOOPS:-?}" \
+        "$(field tls http 3)" "$(field tls http 4)" "$(field tls http 5)" "$(bad tls http)" "1.00x"
+fi
 echo
 echo "bodies: text/file/10k $(printf '%s' "$BODY" | wc -c) bytes, template $(wc -c < "$WORK/www/template") bytes, DN stories $(wc -c < "$WORK/www/api/v1/stories") bytes (Stubs/settings.json, GET /api/v1/stories?client_id=…)"
 [[ " ${CONFIGS[*]} " == *" tenk "* ]] && echo "10k stubs = 9,599 exact paths (methods, queries, headers, forms) + 300 path templates + 100 startsWith + the hit last"

@@ -1,3 +1,6 @@
 // `RequestFilter` and the verification protocol live in the engine-free StubVerification
 // module (so SpecKit's `haveReceived` needs no engine); `import StubServer` still gives them.
 @_exported import StubVerification
+// StubServer's public API speaks the engine's types (`HTTPRequest`, `HTTPReply`, `HTTPServer`,
+// `UpstreamClient`, …), so `import StubServer` gives them too, as before the engine moved out.
+@_exported import HTTPEngine

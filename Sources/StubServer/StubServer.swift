@@ -37,6 +37,14 @@ public final class StubServer: @unchecked Sendable {
         /// The admin API under `/__admin/` (see `AdminAccess`): by default on while bound to
         /// loopback, off otherwise.
         public var admin: AdminAccess = .automatic
+        /// Host names (besides `localhost`, IP addresses and `host`) a request's `Host` header
+        /// may carry for the admin API to answer; any other name is refused (DNS rebinding).
+        ///
+        /// ```swift
+        /// var options = StubServer.Options()
+        /// options.allowedHosts = ["stubs.test"]   // /etc/hosts points it at 127.0.0.1
+        /// ```
+        public var allowedHosts: [String] = []
         /// What `POST /__admin/shutdown` does once its reply is out; nil stops this server.
         public var onShutdownRequest: (@Sendable () -> Void)?
         /// Serve HTTPS with this certificate and key instead of plain HTTP (Linux: the system's
@@ -147,7 +155,9 @@ public final class StubServer: @unchecked Sendable {
         self.journal = journal
         let routes = RouteTable(routing)
         self.routes = routes
-        let adminEndpoint = Self.adminEnabled(options) ? AdminEndpoint(token: options.admin.token) : nil
+        let adminEndpoint = Self.adminEnabled(options) ? AdminEndpoint(
+            token: options.admin.token,
+            requestGuard: AdminRequestGuard(boundHost: options.host, allowedHosts: options.allowedHosts, checksHost: options.admin.token == nil)) : nil
         self.adminEndpoint = adminEndpoint
         var configuration = HTTPServer.Configuration(host: options.host, port: options.port, limits: options.limits)
         configuration.eventLoopCount = options.eventLoopCount

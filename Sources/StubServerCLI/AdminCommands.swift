@@ -10,9 +10,8 @@ enum AdminCommands {
     ]
 
     static func client(_ parsed: CommandLineArguments, command: String) throws -> StubServerClient {
-        guard let port = try parsed.port("port", option: "-p", command: command) else {
-            throw UsageError(message: "missing '-p <port>'", command: command)
-        }
+        // The same default as `start`, so `stubserver start …` then `stubserver requests` just works.
+        let port = try parsed.port("port", option: "-p", command: command) ?? StartCommand.defaultPort
         return StubServerClient(port: port, host: parsed["host"] ?? "127.0.0.1", token: parsed["admin-token"], timeout: 10)
     }
 

@@ -7,12 +7,18 @@ enum DevelopmentCertificateCommand {
     static let name = "cert"
 
     /// Makes (once) or reuses the development certificate; the start line's notes say how to trust it.
-    static func identityForStart() throws -> HTTPSOptions.Choice {
+    /// `host`: the `--host` address, added to the certificate's names when it is a concrete
+    /// address other clients will use (a device on the LAN connecting to 192.168.1.20).
+    static func identityForStart(host: String?) throws -> HTTPSOptions.Choice {
+        var names = DevelopmentCertificates.defaultNames()
+        if let host, !["0.0.0.0", "::", "127.0.0.1", "::1", "localhost"].contains(host), !names.contains(host) {
+            names.append(host)
+        }
         do {
-            let status = try DevelopmentCertificates.ensure()
+            let status = try DevelopmentCertificates.ensure(names: names)
             let identity = try DevelopmentCertificates.identity(directory: status.paths.directory)
             var choice = HTTPSOptions.Choice(identity: identity, source: "the development certificate for \(status.names.joined(separator: ", "))")
-            choice.notes = { port in trustInstructions(status, port: port) }
+            choice.notes = { url in trustInstructions(status, url: url.absoluteString + "/") }
             return choice
         } catch {
             throw RuntimeFailure(error.message, "give a certificate instead: --certificate <pem> --private-key <pem>")
@@ -38,16 +44,15 @@ enum DevelopmentCertificateCommand {
         }
         if status.madeAuthority { Console.out("Made a new development authority: clients must trust it (again).") }
         if status.madeCertificate { Console.out("Made a new server certificate.") }
-        for line in trustInstructions(status, port: nil) { Console.out(line) }
+        for line in trustInstructions(status, url: "https://localhost:PORT/") { Console.out(line) }
         return 0
     }
 
     /// Where the files are and how to trust the authority, one client per line.
-    static func trustInstructions(_ status: DevelopmentCertificates.Status, port: Int?) -> [String] {
+    static func trustInstructions(_ status: DevelopmentCertificates.Status, url: String) -> [String] {
         let authority = shellQuoted(status.paths.authorityCertificate)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate]
-        let url = "https://localhost:\(port.map(String.init) ?? "PORT")/"
         return [
             "Development CA: \(status.paths.authorityCertificate)",
             "Server certificate: \(status.paths.certificate) for \(status.names.joined(separator: ", ")), until \(formatter.string(from: status.expires))",

@@ -26,7 +26,7 @@ enum HTTPSOptions {
         /// Where it came from, for the start line.
         var source: String
         /// Lines printed after the start line (how to trust a development certificate).
-        var notes: ((Int) -> [String])? = nil
+        var notes: ((URL) -> [String])? = nil
     }
 
     /// nil for plain HTTP. Usage errors for incomplete combinations; runtime errors for files
@@ -69,6 +69,6 @@ enum HTTPSOptions {
                 throw RuntimeFailure(error.message)
             }
         }
-        return try DevelopmentCertificateCommand.identityForStart()
+        return try DevelopmentCertificateCommand.identityForStart(host: parsed["host"])
     }
 }

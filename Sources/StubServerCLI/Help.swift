@@ -16,6 +16,8 @@ enum Help {
       reset                   Reset a running server: journal, sequences, scenarios, added stubs.
       version                 Print the version.
 
+      moco's task name 'http' is accepted for 'start'.
+
       See 'stubserver <subcommand> --help' for detailed help.
 
     EXIT CODES: 0 success, 64 usage error, 1 runtime error (port in use, bad configuration).
@@ -24,7 +26,7 @@ enum Help {
     static let start = """
     OVERVIEW: Serve stubs from a JSON configuration, reloading it when a file changes.
 
-    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [--admin-token <token> | --no-admin] [--threads <n>] [--max-memory <size>] [--content-length <bytes>] [--https [--certificate <pem> --private-key <pem>]] [-q]
+    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [--admin-token <token> | --no-admin] [--allowed-host <names>] [--threads <n>] [--max-memory <size>] [--content-length <bytes>] [--https [--certificate <pem> --private-key <pem>]] [-q]
 
     OPTIONS:
       -p, --port <port>       Port to listen on (default: 12306; 0 picks a free port).
@@ -42,6 +44,9 @@ enum Help {
       --admin-token <token>   Turn the admin API (/__admin/) on wherever bound; every admin
                               call then needs 'Authorization: Bearer <token>'.
       --no-admin              Turn the admin API off (then /__admin/ is routed like any path).
+      --allowed-host <names>  Host names, comma-separated, under which the admin API answers
+                              besides localhost, IP addresses and --host (others get 403: DNS
+                              rebinding). Web pages from other origins are always refused.
       --threads <n>           Event loops (threads) serving requests, 1 to 1024 (default: one
                               per CPU the process may use: its affinity mask, e.g. taskset,
                               and its cgroup CPU quota, e.g. docker --cpus).
@@ -101,10 +106,10 @@ enum Help {
     OVERVIEW: List the requests a running server received, oldest first, one line each
     (unmatched ones with their closest stub and what it failed). Uses the admin API.
 
-    USAGE: stubserver requests -p <port> [--unmatched] [--limit <n>] [--host <address>] [--admin-token <token>]
+    USAGE: stubserver requests [-p <port>] [--unmatched] [--limit <n>] [--host <address>] [--admin-token <token>]
 
     OPTIONS:
-      -p, --port <port>       The server's port.
+      -p, --port <port>       The server's port (default: 12306, as for start).
       --unmatched             Only requests no stub answered.
       --limit <n>             Only the last <n>.
       --host <address>        The server's address (default: 127.0.0.1).
@@ -118,10 +123,10 @@ enum Help {
     OVERVIEW: Reset a running server: journal cleared, seq/cycle and scenarios back to the
     start, stubs added through the admin API dropped. Uses the admin API.
 
-    USAGE: stubserver reset -p <port> [--host <address>] [--admin-token <token>]
+    USAGE: stubserver reset [-p <port>] [--host <address>] [--admin-token <token>]
 
     OPTIONS:
-      -p, --port <port>       The server's port.
+      -p, --port <port>       The server's port (default: 12306, as for start).
       --host <address>        The server's address (default: 127.0.0.1).
       --admin-token <token>   The server's --admin-token, if it has one.
       -h, --help              Show help information.

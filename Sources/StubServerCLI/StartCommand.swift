@@ -9,6 +9,13 @@ import Darwin
 /// `stubserver start`: serve, log, hot-reload, stop on a signal or the shutdown port.
 enum StartCommand {
     static let name = "start"
+    /// The port `start` listens on without `-p`; `requests` and `reset` talk to it without `-p` too.
+    static let defaultPort = 12306
+
+    /// `Serving 31 stubs from 4 files on http://127.0.0.1:12306`: what the admin health endpoint knows.
+    static func servingLine(stubs: Int, files: Int, url: String) -> String {
+        "Serving \(stubs) \(stubs == 1 ? "stub" : "stubs") from \(files) \(files == 1 ? "file" : "files") on \(url)"
+    }
     static let options: [CommandLineArguments.Option] = [
         .init(names: ["-p", "--port"], key: "port", takesValue: true),
         .init(names: ["-c", "--config"], key: "config", takesValue: true),
@@ -22,6 +29,7 @@ enum StartCommand {
         .init(names: ["--max-memory"], key: "max-memory", takesValue: true),
         .init(names: ["--admin-token"], key: "admin-token", takesValue: true),
         .init(names: ["--no-admin"], key: "no-admin", takesValue: false),
+        .init(names: ["--allowed-host"], key: "allowed-host", takesValue: true),
     ]
 
     /// `start`, or moco's `https` task (`https: true`: a keystore or PEM files are required).
@@ -34,7 +42,7 @@ enum StartCommand {
         }
         let tls = try HTTPSOptions.identity(parsed, https: https, command: name)
         let source = try ConfigSource(parsed, command: name)
-        let port = try parsed.port("port", option: "-p", command: name) ?? 12306
+        let port = try parsed.port("port", option: "-p", command: name) ?? defaultPort
         let shutdownPort = try parsed.port("shutdown", option: "-s", command: name) ?? 0
         let host = parsed["host"] ?? "127.0.0.1"
         let quiet = parsed.has("quiet")
@@ -69,6 +77,13 @@ enum StartCommand {
         } else if let token = parsed["admin-token"] {
             serverOptions.admin = .token(token)
         }
+        if let names = parsed["allowed-host"] {
+            let hosts = names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !hosts.isEmpty, hosts.allSatisfy({ !$0.isEmpty && !$0.contains(where: { $0 == "/" || $0 == ":" || $0 == " " }) }) else {
+                throw UsageError(message: "invalid value '\(names)' for '--allowed-host': expected host names separated by commas (no ports)", command: name)
+            }
+            serverOptions.allowedHosts = hosts
+        }
         let stopRequest = StopRequest()
         serverOptions.onShutdownRequest = { stopRequest.run() }
         serverOptions.eventLoopCount = threads ?? 0
@@ -86,6 +101,9 @@ enum StartCommand {
         }
         do {
             try server.start()
+        } catch HTTPServerError.addressInUse(let host, let port) where parsed["port"] == nil {
+            // moco's default is a free port; ours is a fixed one, which may be taken.
+            throw RuntimeFailure("port \(port) on \(host) (the default) is already in use; -p 0 picks a free port, as moco does without -p")
         } catch {
             throw RuntimeFailure("\(error)")
         }
@@ -102,10 +120,11 @@ enum StartCommand {
                 for line in "\(error)".split(separator: "\n") { Console.err("  \(line)") }
             }
         }
-        Console.out("Server is started at \(server.port)")
+        Console.out("Server is started at \(server.port)")   // moco's line, first: scripts wait for it
+        Console.out(servingLine(stubs: server.stubCount, files: server.watchedFiles.count, url: server.baseURL.absoluteString))
         if let tls {
             Console.out("HTTPS: \(server.baseURL.absoluteString) with \(tls.source)")
-            for line in tls.notes?(server.port) ?? [] { Console.out(line) }
+            for line in tls.notes?(server.baseURL) ?? [] { Console.out(line) }
         }
         let loops = server.eventLoopCount
         Console.out("Event loops: \(loops) (\(threads == nil ? "one per usable CPU" : "--threads"))")

@@ -1,4 +1,5 @@
 import Foundation
+import StubServer
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,6 +7,13 @@ import Darwin
 #endif
 
 // `stubserver`: exit 0 on success, 64 on a usage error, 1 on a runtime error.
+
+/// The subcommands, and moco's task names that mean one of them (`java -jar moco-runner.jar http …`
+/// is `stubserver start …`). Add an alias here when another moco task maps onto a subcommand.
+enum Subcommands {
+    static let names = ["start", "https", "socket", "cert", "shutdown", "validate", "requests", "reset", "version", "help"]
+    static let aliases = ["http": "start"]
+}
 
 func runStubServer(_ arguments: [String]) -> Int32 {
     guard let subcommand = arguments.first else {
@@ -15,7 +23,7 @@ func runStubServer(_ arguments: [String]) -> Int32 {
     }
     let rest = Array(arguments.dropFirst())
     do {
-        switch subcommand {
+        switch Subcommands.aliases[subcommand] ?? subcommand {
         case "-h", "--help", "help":
             Console.out(Help.topLevel)
             return 0
@@ -38,7 +46,8 @@ func runStubServer(_ arguments: [String]) -> Int32 {
         case "version", "--version":
             return try VersionCommand.run(rest)
         default:
-            throw UsageError(message: "unknown subcommand '\(subcommand)'", command: nil)
+            let hint = Suggestion.closest(to: subcommand, among: Subcommands.names).map { "; did you mean '\($0)'?" } ?? ""
+            throw UsageError(message: "unknown subcommand '\(subcommand)'\(hint)", command: nil)
         }
     } catch let error as UsageError {
         Console.err("stubserver: error: \(error.message)")

@@ -52,7 +52,8 @@ public final class StubServerClient: @unchecked Sendable {
         } ?? []
     }
 
-    /// Adds stubs tried before the configuration's, newest first; returns their ids. Throws
+    /// Adds stubs tried before the configuration's, newest first; returns one id per stub, in
+    /// order (`["admin-1", "admin-2"]`), for ``removeStub(id:)``. Throws
     /// `StubEncodingError` (before sending anything) when a stub has a part moco JSON cannot express.
     @discardableResult
     public func addStubs(_ stubs: [StubDefinition]) async throws -> [String] {
@@ -65,12 +66,14 @@ public final class StubServerClient: @unchecked Sendable {
         return try await addStubs(mocoJSON: JSONValue.array(sessions).compactText)
     }
 
+    /// Adds one stub and returns its id, a single `String` such as `"admin-1"` (not a list: use
+    /// ``addStubs(_:)`` for several): `let id = try await stubs.addStub(…); try await stubs.removeStub(id: id)`.
     @discardableResult
     public func addStub(_ stub: StubDefinition) async throws -> String {
         try await addStubs([stub])[0]
     }
 
-    /// Adds sessions written as moco JSON (one object or an array).
+    /// Adds sessions written as moco JSON (one object or an array); returns one id per session.
     @discardableResult
     public func addStubs(mocoJSON: String) async throws -> [String] {
         try await call("POST", "stubs", body: mocoJSON)["ids"]?.arrayValue?.compactMap(\.stringValue) ?? []
@@ -185,7 +188,7 @@ public final class StubServerClient: @unchecked Sendable {
         let response: UpstreamResponse
         switch result {
         case .success(let answered): response = answered
-        case .failure(let error): throw StubServerClientError(status: nil, message: "\(method) \(url): \(error)")
+        case .failure(let error): throw StubServerClientError(status: nil, message: "\(method) \(url): " + noAnswer(error))
         }
         let status = response.status
         let data = response.body
@@ -197,6 +200,23 @@ public final class StubServerClient: @unchecked Sendable {
             throw StubServerClientError(status: status, message: "\(method) \(shownPath): \(message)", diagnostics: diagnostics)
         }
         return value
+    }
+
+    /// Why the admin call got no answer, in the words of someone driving a stubserver: a refused
+    /// connection means none is running there, and says how to start one.
+    static func noAnswer(_ error: UpstreamError) -> String {
+        switch error {
+        case .refused(let endpoint):
+            let port = endpoint.split(separator: ":").last.map(String.init) ?? "12306"
+            return "no stubserver is answering on \(endpoint) (connection refused). Start one first: "
+                + "`stubserver start -p \(port) -c Stubs/settings.json` (or `make stub` in a Rehearsal checkout), "
+                + "or point the client at the port yours prints in `Server is started at PORT`"
+        case .closed(let reason):
+            return "the server closed the connection without answering (\(reason)); is a stubserver listening on that port, "
+                + "and is its admin API on (not `--no-admin`)?"
+        default:
+            return error.description
+        }
     }
 
     private final class LockedResult: @unchecked Sendable {

@@ -242,7 +242,11 @@ final class StubServerClientTests: XCTestCase {
         let value15 = try await client.requests()
         XCTAssertEqual(value15, [])
 
-        XCTAssertEqual(try StubServerProcess.run(["requests"]).status, 64)
+        // Issue 26, point 11: `-p` defaults to 12306 as for `start` (no longer a usage error). This
+        // machine may or may not run a server there: either it answers, or the error names 12306.
+        let defaulted = try StubServerProcess.run(["requests", "--limit", "0"])
+        XCTAssertTrue(defaulted.status == 0 || defaulted.stderr.joined().contains("127.0.0.1:12306"), "\(defaulted)")
+        XCTAssertNotEqual(defaulted.status, 64)
         XCTAssertEqual(try StubServerProcess.run(["reset", "-p", "nope"]).status, 64)
         XCTAssertEqual(try StubServerProcess.run(["requests", "--help"]).status, 0)
         XCTAssertEqual(try StubServerProcess.run(["reset", "--help"]).stdout.first, "OVERVIEW: Reset a running server: journal cleared, seq/cycle and scenarios back to the")
@@ -251,6 +255,31 @@ final class StubServerClientTests: XCTestCase {
         let refused = try StubServerProcess.run(["reset", "-p", port])
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stderr.first?.hasPrefix("stubserver: error: POST ") == true, "\(refused.stderr)")
+        // Issue 26, point 10: no server running says so and how to start one, not "upstream unreachable".
+        XCTAssertTrue(refused.stderr.first?.contains(
+            "no stubserver is answering on 127.0.0.1:\(port) (connection refused). Start one first: `stubserver start -p \(port) -c Stubs/settings.json`")
+            == true, "\(refused.stderr)")
+        XCTAssertFalse(refused.stderr.joined().contains("upstream"), "\(refused.stderr)")
+        do {
+            _ = try await client.health()
+            XCTFail("a stopped server answered")
+        } catch let error as StubServerClientError {
+            XCTAssertNil(error.status)
+            XCTAssertTrue(error.message.hasPrefix("GET http://127.0.0.1:\(port)/__admin/health: no stubserver is answering on 127.0.0.1:\(port)"), error.message)
+        }
+    }
+
+    /// Issue 26, point 11: moco's task name `http` starts a server as `start` does; an unknown
+    /// subcommand suggests the closest one.
+    func testMocosTaskNameHTTPStartsAServer() async throws {
+        let process = try StubServerProcess(["http", "-p", "0", "-c", "stubs.json"], workingDirectory: directory)
+        self.process = process
+        let client = StubServerClient(port: try process.waitForPort())
+        let stubs = try await client.health()
+        XCTAssertEqual(stubs, 3)
+        let typo = try StubServerProcess.run(["strt"])
+        XCTAssertEqual(typo.status, 64)
+        XCTAssertEqual(typo.stderr.first, "stubserver: error: unknown subcommand 'strt'; did you mean 'start'?")
     }
 }
 

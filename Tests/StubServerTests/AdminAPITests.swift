@@ -4,6 +4,8 @@ import XCTest
 
 /// Every `/__admin/` call over real HTTP against an embedded server.
 final class AdminAPITests: XCTestCase {
+    /// What every tool sends with an admin body (the API refuses other content types).
+    static let jsonBody = [("Content-Type", "application/json")]
     private let config = """
         [
           {"description": "stories", "request": {"method": "GET", "uri": "/stories"}, "response": {"seq": [{"text": "one"}, {"text": "two"}]}},
@@ -35,10 +37,10 @@ final class AdminAPITests: XCTestCase {
 
     func testAddedStubsAnswerBeforeTheFilesNewestFirstAndCanBeRemoved() throws {
         let live = try LiveStubs(config)
-        let first = try live.send("POST", "/__admin/stubs", body: #"{"request": {"method": "GET", "uri": "/stories"}, "response": {"text": "added"}}"#)
+        let first = try live.send("POST", "/__admin/stubs", headers: Self.jsonBody, body: #"{"request": {"method": "GET", "uri": "/stories"}, "response": {"text": "added"}}"#)
         XCTAssertEqual(first.status, 201)
         XCTAssertEqual(try json(first), ["ids": ["admin-1"]])
-        let more = try live.send("POST", "/__admin/stubs", body: #"[{"request": {"uri": "/stories"}, "response": {"text": "newer"}}, {"request": {"uri": "/x"}, "response": {"text": "x"}}]"#)
+        let more = try live.send("POST", "/__admin/stubs", headers: Self.jsonBody, body: #"[{"request": {"uri": "/stories"}, "response": {"text": "newer"}}, {"request": {"uri": "/x"}, "response": {"text": "x"}}]"#)
         XCTAssertEqual(try json(more), ["ids": ["admin-2", "admin-3"]])
         XCTAssertEqual(try live.send("GET", "/stories").text, "newer")
         let list = try json(try live.send("GET", "/__admin/stubs")).arrayValue ?? []
@@ -57,17 +59,17 @@ final class AdminAPITests: XCTestCase {
 
     func testABadSessionIs400WithTheDiagnosticsValidatePrints() throws {
         let live = try LiveStubs(config)
-        let bad = try live.send("POST", "/__admin/stubs", body: "[\n  {\"request\": {\"metod\": \"GET\"}, \"response\": {\"text\": \"x\"}}\n]")
+        let bad = try live.send("POST", "/__admin/stubs", headers: Self.jsonBody, body: "[\n  {\"request\": {\"metod\": \"GET\"}, \"response\": {\"text\": \"x\"}}\n]")
         XCTAssertEqual(bad.status, 400)
         let diagnostic = try XCTUnwrap(try json(bad)["diagnostics"]?.arrayValue?.first)
         XCTAssertEqual(diagnostic["path"], "[0].request.metod")
         XCTAssertEqual(diagnostic["line"], 2)
         XCTAssertEqual(diagnostic["column"], 16)
         XCTAssertEqual(diagnostic["text"], #"request body: [0].request.metod: unknown key; did you mean "method"? (line 2, column 16)"#)
-        let badRegex = try live.send("POST", "/__admin/stubs", body: #"{"request": {"uri": {"match": "(("}}, "response": {"text": "x"}}"#)
+        let badRegex = try live.send("POST", "/__admin/stubs", headers: Self.jsonBody, body: #"{"request": {"uri": {"match": "(("}}, "response": {"text": "x"}}"#)
         XCTAssertEqual(badRegex.status, 400)
         XCTAssertEqual(try json(badRegex)["diagnostics"]?.arrayValue?.first?["path"], ".request.uri")
-        let notJSON = try live.send("POST", "/__admin/stubs", body: "{oops")
+        let notJSON = try live.send("POST", "/__admin/stubs", headers: Self.jsonBody, body: "{oops")
         XCTAssertEqual(notJSON.status, 400)
         XCTAssertEqual(try json(try live.send("GET", "/__admin/health"))["stubs"], 2, "nothing was added")
     }
@@ -95,17 +97,17 @@ final class AdminAPITests: XCTestCase {
         let unmatched = try json(try live.send("GET", "/__admin/requests?unmatched=true"))["requests"]?.arrayValue ?? []
         XCTAssertEqual(unmatched.map { $0["uri"]?.stringValue ?? "" }, ["/nothing"])
 
-        let count = try live.send("POST", "/__admin/requests/count", body: #"{"method": "POST", "forms": {"username": "qa@example.com"}}"#)
+        let count = try live.send("POST", "/__admin/requests/count", headers: Self.jsonBody, body: #"{"method": "POST", "forms": {"username": "qa@example.com"}}"#)
         XCTAssertEqual(try json(count), ["count": 1])
-        let regex = try live.send("POST", "/__admin/requests/count", body: #"{"uri": {"startsWith": "/"}}"#)
+        let regex = try live.send("POST", "/__admin/requests/count", headers: Self.jsonBody, body: #"{"uri": {"startsWith": "/"}}"#)
         XCTAssertEqual(try json(regex), ["count": 3], "admin calls are not journaled")
-        let found = try json(try live.send("POST", "/__admin/requests/find", body: #"{"queries": {"page": "1"}}"#))["requests"]?.arrayValue ?? []
+        let found = try json(try live.send("POST", "/__admin/requests/find", headers: Self.jsonBody, body: #"{"queries": {"page": "1"}}"#))["requests"]?.arrayValue ?? []
         XCTAssertEqual(found.map { $0["uri"]?.stringValue ?? "" }, ["/stories"])
-        let verify = try json(try live.send("POST", "/__admin/requests/verify", body: #"{"method": "POST", "forms": {"username": "someone"}}"#))
+        let verify = try json(try live.send("POST", "/__admin/requests/verify", headers: Self.jsonBody, body: #"{"method": "POST", "forms": {"username": "someone"}}"#))
         XCTAssertEqual(verify["count"], 0)
         XCTAssertEqual(verify["nearMisses"]?.arrayValue?.first?["request"], "POST /oauth/token")
         XCTAssertEqual(verify["nearMisses"]?.arrayValue?.first?["differences"], [#"forms.username: expected "someone", got "qa@example.com""#])
-        let badFilter = try live.send("POST", "/__admin/requests/count", body: #"{"urri": "/x"}"#)
+        let badFilter = try live.send("POST", "/__admin/requests/count", headers: Self.jsonBody, body: #"{"urri": "/x"}"#)
         XCTAssertEqual(badFilter.status, 400)
         XCTAssertEqual(try json(badFilter)["diagnostics"]?.arrayValue?.first?["path"], ".urri")
 
@@ -121,10 +123,10 @@ final class AdminAPITests: XCTestCase {
             ]
             """)
         XCTAssertEqual(try json(try live.send("GET", "/__admin/scenarios")), ["scenarios": [["name": "cart", "state": "Started"]]])
-        XCTAssertEqual(try live.send("PUT", "/__admin/scenarios/cart", body: #"{"state": "HasItem"}"#).status, 204)
+        XCTAssertEqual(try live.send("PUT", "/__admin/scenarios/cart", headers: Self.jsonBody, body: #"{"state": "HasItem"}"#).status, 204)
         XCTAssertEqual(try live.send("GET", "/cart").text, "full")
-        XCTAssertEqual(try live.send("PUT", "/__admin/scenarios/nope", body: #"{"state": "X"}"#).status, 404)
-        XCTAssertEqual(try live.send("PUT", "/__admin/scenarios/cart", body: #"{"stat": "X"}"#).status, 400)
+        XCTAssertEqual(try live.send("PUT", "/__admin/scenarios/nope", headers: Self.jsonBody, body: #"{"state": "X"}"#).status, 404)
+        XCTAssertEqual(try live.send("PUT", "/__admin/scenarios/cart", headers: Self.jsonBody, body: #"{"stat": "X"}"#).status, 400)
         XCTAssertEqual(try live.send("POST", "/__admin/scenarios/reset").status, 204)
         XCTAssertEqual(try live.send("GET", "/cart").text, "empty")
     }
@@ -133,7 +135,7 @@ final class AdminAPITests: XCTestCase {
         let live = try LiveStubs(config)
         XCTAssertEqual(try live.send("GET", "/stories").text, "one")
         XCTAssertEqual(try live.send("GET", "/stories").text, "two")
-        _ = try live.send("POST", "/__admin/stubs", body: #"{"request": {"uri": "/added"}, "response": {"text": "a"}}"#)
+        _ = try live.send("POST", "/__admin/stubs", headers: Self.jsonBody, body: #"{"request": {"uri": "/added"}, "response": {"text": "a"}}"#)
         XCTAssertEqual(try live.send("POST", "/__admin/reset").status, 204)
         XCTAssertEqual(try json(try live.send("GET", "/__admin/requests"))["requests"], [])
         XCTAssertEqual(try live.send("GET", "/stories").text, "one")

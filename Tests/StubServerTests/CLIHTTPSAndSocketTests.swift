@@ -1,6 +1,7 @@
 import Foundation
 import StubServerTestSupport
 import XCTest
+@testable import HTTPEngine
 @testable import StubServer
 #if canImport(Glibc)
 import Glibc

@@ -51,6 +51,16 @@ final class CLIServerTests: XCTestCase {
         XCTAssertThrowsError(try get(port, "/hello"), "the port is closed after a graceful stop")
     }
 
+    /// Issue 26, point 8: after moco's start line (still first), the URL and how much was loaded.
+    func testTheStartBannerSaysHowManyStubsFromHowManyFilesAndTheURL() throws {
+        try directory.write("more.json", #"[{"request": {"uri": "/more"}, "response": {"text": "m"}}]"#)
+        let (process, port) = try start(config: "*.json")
+        XCTAssertEqual(process.stdout.first, "Server is started at \(port)")
+        XCTAssertEqual(process.waitForLine { $0.hasPrefix("Serving ") }, "Serving 3 stubs from 2 files on http://127.0.0.1:\(port)")
+        process.send(signal: SIGTERM)
+        XCTAssertEqual(process.waitForExit(), 0)
+    }
+
     func testThreadsChoosesTheNumberOfEventLoops() throws {
         let (process, port) = try start(["--threads", "3"])
         XCTAssertEqual(process.waitForLine { $0.hasPrefix("Event loops: ") }, "Event loops: 3 (--threads)")

@@ -91,6 +91,48 @@ final class CORSHTTPTests: XCTestCase {
         XCTAssertEqual(response.header("Access-Control-Allow-Credentials"), "true")
     }
 
+    /// moco users write several names in one entry ("Content-Type, Authorization"); moco loads
+    /// them and sends them as written, under both spellings of each key.
+    func testListEntriesHoldingCommasAreSentAsWritten() throws {
+        let commas = try LiveStubs("""
+            [
+              {"request": {"uri": "/moco"}, "response": {"text": "x", "cors": {
+                "allowOrigin": "https://app.example",
+                "allowMethods": ["GET, PUT", "DELETE"],
+                "allowHeaders": ["Content-Type, Authorization"],
+                "exposeHeaders": ["X-Total, X-Page"]
+              }}},
+              {"request": {"uri": "/alias"}, "response": {"text": "x", "cors": {
+                "Access-Control-Allow-Origin": "*",
+                "Access-Control-Allow-Methods": ["POST, PATCH"],
+                "Access-Control-Allow-Headers": ["X-A, X-B", "X-C"],
+                "Access-Control-Expose-Headers": ["X-D, X-E"]
+              }}}
+            ]
+            """)
+        let preflight = try commas.send("OPTIONS", "/moco", headers: [("Origin", "https://app.example"), ("Access-Control-Request-Method", "PUT")])
+        XCTAssertEqual(preflight.header("Access-Control-Allow-Methods"), "GET, PUT,DELETE")
+        XCTAssertEqual(preflight.header("Access-Control-Allow-Headers"), "Content-Type, Authorization")
+        let simple = try commas.send("GET", "/moco", headers: [("Origin", "https://app.example")])
+        XCTAssertEqual(simple.header("Access-Control-Expose-Headers"), "X-Total, X-Page")
+        let put = try commas.send("PUT", "/moco", headers: [("Origin", "https://app.example")], body: "x")
+        XCTAssertEqual(put.header("Access-Control-Allow-Origin"), "https://app.example", "PUT is one of the names in \"GET, PUT\"")
+        let patch = try commas.send("PATCH", "/moco", headers: [("Origin", "https://app.example")], body: "x")
+        XCTAssertNil(patch.header("Access-Control-Allow-Origin"), "PATCH is not listed")
+
+        let alias = try commas.send("OPTIONS", "/alias", headers: [("Origin", "https://x.example")])
+        XCTAssertEqual(alias.header("Access-Control-Allow-Methods"), "POST, PATCH")
+        XCTAssertEqual(alias.header("Access-Control-Allow-Headers"), "X-A, X-B,X-C")
+        let aliasSimple = try commas.send("GET", "/alias", headers: [("Origin", "https://x.example")])
+        XCTAssertEqual(aliasSimple.header("Access-Control-Expose-Headers"), "X-D, X-E")
+
+        let fixture = try ConfigFixture()
+        try fixture.write("bad.json", #"[{"response": {"cors": {"allowHeaders": ["X-A\r\nX-Injected: 1"]}}}]"#)
+        XCTAssertEqual(fixture.diagnostics("bad.json").map { "\($0.path): \($0.message)" }, [
+            "[0].response.cors.allowHeaders[0]: expected a name (or names separated by commas) without line breaks",
+        ])
+    }
+
     func testBadCORSConfigurations() throws {
         let fixture = try ConfigFixture()
         try fixture.write("bad.json", """

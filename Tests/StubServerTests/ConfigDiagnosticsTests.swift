@@ -92,7 +92,7 @@ final class ConfigDiagnosticsTests: XCTestCase {
             "[8].response.seq: expected at least one response",
             "[9].mount: a mount needs \"dir\" (the directory) and \"uri\" (where it is served), e.g. {\"dir\": \"www\", \"uri\": \"/static\"}",
             "[10].response.cookies[\"bad name\"]: the cookie name \"bad name\" contains \" \", which a cookie name cannot",
-            "[11].response.headers.X-A: a header value cannot contain a line break",
+            "[11].response.headers.X-A: a header value cannot contain a CR (\\r) (it would split the response head)",
             "[12].request.text.exist: expected true or false, got \"maybe\"",
         ])
     }

@@ -1,6 +1,7 @@
 import Foundation
 import StubServerTestSupport
 import XCTest
+@testable import HTTPEngine
 @testable import StubServer
 #if canImport(Glibc)
 import Glibc
@@ -112,6 +113,21 @@ final class DevelopmentCertificatesTests: XCTestCase {
         let help = try StubServerProcess.run(["cert", "--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.stdout.contains { $0.hasPrefix("USAGE: stubserver cert") }, "\(help.stdout)")
+    }
+
+    func testStartWithHTTPSOnAConcreteHostAddsThatAddressToTheCertificate() throws {
+        try directory.write("foo.json", #"[{"response": {"text": "foo"}}]"#)
+        let home = directory.path + "/home"
+        let process = try StubServerProcess(["start", "--https", "--host", "127.0.0.2", "-p", "0", "-c", "foo.json"],
+                                            workingDirectory: directory.url, environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/config"])
+        let port = try process.waitForPort()
+        XCTAssertNotNil(process.waitForLine { $0.hasPrefix("HTTPS: https://127.0.0.2:\(port) with the development certificate for ") && $0.hasSuffix(", 127.0.0.2") },
+                        "\(process.stdout)")
+        XCTAssertNotNil(process.waitForLine { $0.hasSuffix("ca.pem https://127.0.0.2:\(port)/") }, "\(process.stdout)")
+        let curl = try TLSTestFiles.run("curl", ["-sS", "--max-time", "20", "--cacert", home + "/config/rehearsal/certificates/ca.pem", "https://127.0.0.2:\(port)/"], in: directory)
+        XCTAssertEqual(curl.output, "foo")
+        process.send(signal: SIGTERM)
+        XCTAssertEqual(process.waitForExit(), 0)
     }
 
     /// moco's own test keystore (moco-core/src/test/resources/cert.jks, JKS v2, RSA 2048,

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import XCTest
+@testable import HTTPEngine
 @testable import StubServer
 
 final class HTTPConcurrencyTests: XCTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import HTTPEngine
 @testable import StubServer
 
 final class HTTPEngineTests: XCTestCase {

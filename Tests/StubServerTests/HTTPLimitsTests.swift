@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import HTTPEngine
 @testable import StubServer
 
 /// Malformed and oversized requests get the right status, then the connection closes; the

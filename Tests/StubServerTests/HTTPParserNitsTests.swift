@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import HTTPEngine
 @testable import StubServer
 
 /// Small protocol corners from the attack run: the answer must not depend on how the bytes were

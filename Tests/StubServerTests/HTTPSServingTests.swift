@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import HTTPEngine
 @testable import StubServer
 
 /// The engine serving HTTPS through the system's OpenSSL, with a certificate made per test,

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import HTTPEngine
 @testable import StubServer
 
 /// The journal is bounded in bytes as well as entries, counts against the server's memory

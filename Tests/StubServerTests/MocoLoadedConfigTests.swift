@@ -19,13 +19,44 @@ final class MocoLoadedConfigTests: XCTestCase {
         let stubs = try LiveStubs("""
             [
               {"request": {"uri": "/xml"}, "response": {"text": {"template": {"with": "${a[0]} ${b[0]}", "vars": {"a": {"xpath": "/order/id/text()"}, "b": {"xpaths": "/order/sku"}}}}}},
-              {"request": {"uri": "/form"}, "response": {"text": {"template": {"with": "${a[0]} ${b[0]}", "vars": {"a": {"form": "name"}, "b": {"forms": "city"}}}}}},
-              {"request": {"uri": "/cookie"}, "response": {"text": {"template": {"with": "${a[0]} ${b[0]}", "vars": {"a": {"cookie": "sid"}, "b": {"cookies": "theme"}}}}}}
+              {"request": {"uri": "/form"}, "response": {"text": {"template": {"with": "${a} ${b}", "vars": {"a": {"form": "name"}, "b": {"forms": "city"}}}}}},
+              {"request": {"uri": "/cookie"}, "response": {"text": {"template": {"with": "${a} ${b}", "vars": {"a": {"cookie": "sid"}, "b": {"cookies": "theme"}}}}}}
             ]
             """)
         XCTAssertEqual(try stubs.send("POST", "/xml", headers: [("Content-Type", "application/xml")], body: "<order><id>7</id><sku>A1</sku></order>").text, "7 A1")
         XCTAssertEqual(try stubs.send("POST", "/form", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "name=neo&city=zion").text, "neo zion")
         XCTAssertEqual(try stubs.send("GET", "/cookie", headers: [("Cookie", "sid=42; theme=dark")]).text, "42 dark")
+    }
+
+    /// moco's `form` and `cookie` extractors give one value (`${u}`), where ours gave a list
+    /// ("u is a list"); a repeated field gives its first value.
+    func testFormAndCookieExtractorsGiveTheSingleValue() throws {
+        let stubs = try LiveStubs("""
+            [
+              {"request": {"uri": "/login"}, "response": {"text": {"template": {"with": "hello ${u}", "vars": {"u": {"form": "user"}}}}}},
+              {"request": {"uri": "/multi"}, "response": {"text": {"template": {"with": "${u}", "vars": {"u": {"form": "user"}}}}}},
+              {"request": {"uri": "/missing"}, "response": {"text": {"template": {"with": "${u!'nobody'}", "vars": {"u": {"form": "user"}}}}}}
+            ]
+            """)
+        let form = [("Content-Type", "application/x-www-form-urlencoded")]
+        let login = try stubs.send("POST", "/login", headers: form, body: "user=neo&pass=x")
+        XCTAssertEqual(login.status, 200, login.text)
+        XCTAssertEqual(login.text, "hello neo")
+        XCTAssertEqual(try stubs.send("POST", "/multi", headers: form, body: "user=a&user=b").text, "a")
+        XCTAssertEqual(try stubs.send("POST", "/missing", headers: form, body: "pass=x").text, "nobody")
+        let multipart = try stubs.send("POST", "/login", headers: [("Content-Type", "multipart/form-data; boundary=XX")],
+                                       body: "--XX\r\nContent-Disposition: form-data; name=\"user\"\r\n\r\ntrinity\r\n--XX--\r\n")
+        XCTAssertEqual(multipart.text, "hello trinity")
+    }
+
+    /// moco refuses an `on.complete` post with no body ("content or json should be setup for
+    /// post event"); we loaded it and posted nothing.
+    func testCompletePostWithoutContentOrJSONIsALoadTimeError() throws {
+        let fixture = try ConfigFixture()
+        try fixture.write("e.json", #"[{"request": {"uri": "/a"}, "response": {"text": "a"}, "on": {"complete": {"post": {"url": "http://127.0.0.1:9/x"}}}}]"#)
+        XCTAssertEqual(fixture.diagnostics("e.json").map { "\($0.path): \($0.message)" }, [
+            #"[0].on.complete.post: a post needs "content" or "json" (the body to send)"#,
+        ])
     }
 
     func testFaviconIsAnsweredWhenNothingMatchesAndAnySessionOverridesIt() throws {

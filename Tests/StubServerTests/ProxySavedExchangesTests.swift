@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import HTTPEngine
 @testable import StubServer
 
 /// `failover` and `playback`: exchanges saved to JSON files and replayed.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import HTTPEngine
 @testable import StubServer
 
 /// moco's `socket` server: sessions over raw TCP, from moco's own test and doc examples.

@@ -83,8 +83,27 @@ final class TemplateRenderingTests: XCTestCase {
             vars: #"{"site": "DN", "user": {"json_path": "$.user.name"}, "agent": {"header": "User-Agent"}, "page": {"queries": "page"}, "skus": {"json_path": "$.items[*].sku"}}"#,
             target: "/t?page=4", headers: [("User-Agent", "tests")], body: #"{"user": {"name": "Ann"}, "items": [{"sku": "A"}, {"sku": "B"}]}"#)
         XCTAssertEqual(response.text, "DN: Ann tests 4 B")
-        let list = try render("${agent}", vars: #"{"agent": {"header": "User-Agent"}}"#, headers: [("User-Agent", "x")])
-        XCTAssertTrue(list.text.contains("agent is a list; pick one value, e.g. ${agent[0]}"), list.text)
+    }
+
+    /// Issue 26, point 12: a list-valued extractor used as a scalar used to pass `validate` and then
+    /// fail every request with "is a list"; a static template is now refused at load time.
+    func testAListExtractorUsedAsAScalarFailsAtLoadTime() throws {
+        let fixture = try ConfigFixture()
+        let cases: [(String, String, String)] = [
+            ("${agent}", #"{"header": "User-Agent"}"#, "template error at character 1: 'agent' is a list (a header extractor gives every value it finds), so ${agent} would fail on every request; pick one value: ${agent[0]}"),
+            ("id ${agent!'none'}", #"{"query": "id"}"#, "template error at character 4: 'agent' is a list (a query extractor gives every value it finds), so ${agent!'none'} would fail on every request; pick one value: ${agent[0]}"),
+            ("${agent}", #"{"json_path": "$.items[*].sku"}"#, "template error at character 1: 'agent' is a list (a JSONPath that can select several values gives every value it finds), so ${agent} would fail on every request; pick one value: ${agent[0]}"),
+        ]
+        for (template, extractor, message) in cases {
+            var json = ""
+            JSONWriter.writeString(template, into: &json)
+            try fixture.write("t.json", #"[{"response": {"text": {"template": {"with": \#(json), "vars": {"agent": \#(extractor)}}}}}]"#)
+            XCTAssertEqual(fixture.diagnostics("t.json").first?.message, message, template)
+        }
+        // Picking one value, or a JSONPath that selects one, loads and renders.
+        let picked = try render("${agent[0]} ${name}", vars: #"{"agent": {"header": "User-Agent"}, "name": {"json_path": "$.user.name"}}"#,
+                                headers: [("User-Agent", "x")], body: #"{"user": {"name": "Ann"}}"#)
+        XCTAssertEqual(picked.text, "x Ann")
     }
 
     func testXMLBodies() throws {

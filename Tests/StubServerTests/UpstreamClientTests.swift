@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import HTTPEngine
 @testable import StubServer
 
 final class UpstreamClientTests: XCTestCase {
@@ -95,7 +96,21 @@ final class UpstreamClientTests: XCTestCase {
     func testRefusedConnectionIsUnreachable() throws {
         let port = try ScriptedTCPServer.closedPort()
         let result = try get("http://127.0.0.1:\(port)/x")
-        guard case .failure(.unreachable)? = result else { return XCTFail("expected unreachable, got \(String(describing: result))") }
+        guard case .failure(.refused(let endpoint))? = result else { return XCTFail("expected refused, got \(String(describing: result))") }
+        XCTAssertEqual(endpoint, "127.0.0.1:\(port)")
+        XCTAssertTrue(UpstreamError.refused(endpoint).description.hasPrefix("upstream unreachable: 127.0.0.1:\(port): Connection refused"))
+    }
+
+    /// Issue 26, point 10: an upstream that accepted the connection and closed it was called
+    /// "unreachable"; it reached us, so it is reported as having closed the connection.
+    func testAnUpstreamThatAcceptsAndClosesIsNotCalledUnreachable() throws {
+        let closing = try ScriptedTCPServer { _ in [] }
+        defer { closing.stop() }
+        let result = try get("http://127.0.0.1:\(closing.port)/x")
+        guard case .failure(let error)? = result, case .closed = error else {
+            return XCTFail("expected closed, got \(String(describing: result))")
+        }
+        XCTAssertTrue(error.description.hasPrefix("upstream closed the connection before answering: 127.0.0.1:\(closing.port): "), error.description)
     }
 
     func testReadTimeoutWhenTheUpstreamNeverAnswers() throws {

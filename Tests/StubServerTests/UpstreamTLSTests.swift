@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import StubServerTestSupport
+@testable import HTTPEngine
 @testable import StubServer
 
 /// `https` upstreams over the system's OpenSSL (loaded on first use), against `openssl s_server`.

@@ -1,4 +1,5 @@
 import XCTest
+@testable import HTTPEngine
 @testable import StubServer
 
 /// Counting the CPUs the process may use: the cgroup v2 files are parsed, not trusted blindly.

@@ -159,4 +159,20 @@ final class SwiftSnapshotTestingParityTests: XCTestCase {
         }()
         XCTAssertEqual(kind, .missingReference)
     }
+
+    /// Issue 26, point 14: swift-snapshot-testing writes `.lines` (and `.dump`, …) references without a
+    /// final newline. Such a reference matches when that newline is the only difference, in every
+    /// record mode that compares, and is left as it is; any other difference still fails.
+    func testAReferenceRecordedBySwiftSnapshotTestingWithoutAFinalNewlineMatches() throws {
+        let sandbox = try makeSandbox()
+        let name = "SwiftSnapshotTestingParityTests/testAReferenceRecordedBySwiftSnapshotTestingWithoutAFinalNewlineMatches"
+        try sandbox.write("line one\nline two", to: name + ".migrated.txt")
+        XCTAssertNil(sandbox.run { verifySnapshot(of: "line one\nline two", as: .lines, named: "migrated") })
+        sandbox.nextRun()
+        XCTAssertNil(sandbox.run(record: .failed) { verifySnapshot(of: "line one\nline two", as: .lines, named: "migrated") })
+        XCTAssertEqual(try sandbox.read(name + ".migrated.txt"), "line one\nline two", "a matching reference is not rewritten")
+        sandbox.nextRun()
+        let changed = sandbox.run { verifySnapshot(of: "line one\nline 2", as: .lines, named: "migrated") }
+        XCTAssertEqual(changed?.kind, .mismatch)
+    }
 }

@@ -48,11 +48,19 @@ public func throwError<T>(_ check: @escaping (Error) -> Void) -> Matcher<T> {
 }
 
 /// Passes when the expression throws an error of type `type` that passes `check`'s expectations:
-/// `throwError(errorType: APIError.self) { expect($0.status).to(equal(401)) }`.
-public func throwError<T, E: Error>(errorType type: E.Type, closure check: @escaping (E) -> Void) -> Matcher<T> {
-    inspectingErrorMatcher("throw an error of type <\(ValueDump.name(of: type))> that passes the checks") { error in
-        guard let typed = error as? E else { return ["the error is not a \(ValueDump.name(of: type))"] }
-        return captureFailures { check(typed) }
+/// `throwError(errorType: APIError.self) { expect($0.status).to(equal(401)) }`. As in Nimble the
+/// closure is optional (`throwError(errorType: APIError.self)` checks the type only) and may throw;
+/// an error it throws is reported as one of the failed checks.
+public func throwError<T, E: Error>(errorType type: E.Type, closure check: ((E) throws -> Void)? = nil) -> Matcher<T> {
+    let name = ValueDump.name(of: type)
+    guard let check else { return throwError(type) }
+    return inspectingErrorMatcher("throw an error of type <\(name)> that passes the checks") { error in
+        guard let typed = error as? E else { return ["the error is not a \(name)"] }
+        var thrown: Error?
+        let failures = captureFailures {
+            do { try check(typed) } catch { thrown = error }
+        }
+        return failures + (thrown.map { ["the checks threw " + ErrorText.describe($0)] } ?? [])
     }
 }
 

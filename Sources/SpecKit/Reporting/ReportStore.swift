@@ -183,7 +183,8 @@ final class ReportStore: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return try FileLock(url: directory.appendingPathComponent(".merge.lock")).withLock {
             var (reports, problems) = readFragments()
-            for problem in problems { SpecSettings.warn(problem) }
+            // A merge that announces nothing (a test's) prints no warning either: the caller reads `problems`.
+            if announce { for problem in problems { SpecSettings.warn(problem) } }
             if partial { reports = Self.overlay(reports, on: readBaseline()) }
             let ordered = ReportOrdering.sorted(reports)
             let encoder = JSONEncoder()

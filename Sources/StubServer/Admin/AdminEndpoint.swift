@@ -11,7 +11,7 @@ import Foundation
 /// | `POST /__admin/stubs` (a session or an array) | 201 `{"ids":[…]}`; 400 with diagnostics |
 /// | `DELETE /__admin/stubs/{id}` | 204; 404 |
 /// | `POST /__admin/stubs/reset` | 204 |
-/// | `GET /__admin/requests[?limit=N&unmatched=true]` | `{"requests":[…]}` |
+/// | `GET /__admin/requests[?limit=N&offset=M&unmatched=true]` | `{"requests":[…],"total","offset","next"}` (`JournalPage`) |
 /// | `POST /__admin/requests/count`, `…/find`, `…/verify` | `{"count"}`, `{"requests"}`, `{"count","total","nearMisses"}` |
 /// | `DELETE /__admin/requests` | 204 |
 /// | `GET /__admin/scenarios`, `PUT /__admin/scenarios/{name}`, `POST /__admin/scenarios/reset` | |
@@ -22,8 +22,12 @@ final class AdminEndpoint: @unchecked Sendable {
     /// Set once the server is built; weak so the endpoint never keeps a stopped server alive.
     weak var server: StubServer?
     private let token: String?
+    private let requestGuard: AdminRequestGuard
 
-    init(token: String?) { self.token = token }
+    init(token: String?, requestGuard: AdminRequestGuard) {
+        self.token = token
+        self.requestGuard = requestGuard
+    }
 
     /// `/__admin`, `/__admin/…`, `/__admin?…`: compared as bytes, since every request asks.
     static func claims(_ request: HTTPRequest) -> Bool {
@@ -40,6 +44,9 @@ final class AdminEndpoint: @unchecked Sendable {
     }
 
     func respond(to request: HTTPRequest) -> HTTPReply {
+        if let refusal = requestGuard.refusal(for: request) {
+            return Self.error(Failure(status: refusal.status, message: refusal.message))
+        }
         if let token, !authorized(request, token: token) && !Self.dashboardAccess(request, token: token) {
             var reply = Self.error(Failure(status: 401, message: "the admin API needs \"Authorization: Bearer TOKEN\" (the --admin-token the server was started with)"))
             if case .response(var response) = reply.payload {
@@ -110,9 +117,11 @@ final class AdminEndpoint: @unchecked Sendable {
             let (root, bytes) = try Self.body(request)
             var decoder = StubDecoder(file: "request body", bytes: bytes)
             decoder.trimsText = false
-            let scope = StubScope(fileRoot: server.options.workingDirectory ?? FileManager.default.currentDirectoryPath)
+            let workingDirectory = server.options.workingDirectory ?? FileManager.default.currentDirectoryPath
+            let scope = StubScope(confinedTo: workingDirectory, workingDirectory: workingDirectory)
             let sessions = decoder.decodeAdminSessions(root, scope: scope)
-            guard decoder.diagnostics.isEmpty else { throw ConfigError(decoder.diagnostics) }
+            let problems = decoder.diagnostics + HeaderValueCheck.diagnostics(in: root, file: "request body", bytes: bytes, besides: decoder.diagnostics)
+            guard problems.isEmpty else { throw ConfigError(problems) }
             let ids: [String]
             do {
                 ids = try server.addStubs(sessions)
@@ -127,13 +136,9 @@ final class AdminEndpoint: @unchecked Sendable {
             try server.removeStub(id: segments[1])
             return Self.noContent()
         case ("GET", "requests", 1):
-            var limit: Int?
-            if let text = query["limit"] {
-                guard let value = Int(text), value >= 0 else { throw Failure(status: 400, message: "limit: expected a non-negative number, got \(quoted(text))") }
-                limit = value
-            }
+            let page = try JournalPage(query: query)
             let unmatched = query["unmatched"].map { $0 == "true" || $0 == "1" || $0.isEmpty } ?? false
-            return Self.json(["requests": .array(server.requests(limit: limit, unmatchedOnly: unmatched).map(\.json))])
+            return Self.json(page.json(unmatched ? server.journal.unmatched : server.journal.entries))
         case ("DELETE", "requests", 1):
             server.clearRequests()
             return Self.noContent()
@@ -145,8 +150,8 @@ final class AdminEndpoint: @unchecked Sendable {
             case "count":
                 return Self.json(["count": .number(JSONNumber(entries.filter { $0.rejection == nil && filter.matches($0.request) }.count))])
             case "find":
-                let found = entries.filter { $0.rejection == nil && filter.matches($0.request) }.map { RecordedRequest($0).json }
-                return Self.json(["requests": .array(found)])
+                let page = try JournalPage(query: query)
+                return Self.json(page.json(entries.filter { $0.rejection == nil && filter.matches($0.request) }))
             default:
                 let limit = query["nearMisses"].flatMap { Int($0) } ?? 3
                 return Self.json(Self.reportJSON(filter.report(entries, nearMisses: min(max(limit, 0), 50))))

@@ -214,26 +214,32 @@ struct LoadRun {
             }
             return
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
-            var message = "cannot read \(quoted(name)): no such file"
-            if origin == nil {
-                // A top-level file: say where it was looked for, since a relative path depends on
-                // the working directory (`swift test` from another folder, Xcode).
-                message += " (looked for \(file); working directory \(workingDirectory))"
+        // Read as every parsed file is: non-blocking, regular files only, size from fstat
+        // before a byte is read (a 10 GB sparse include is refused at once).
+        let bytes: [UInt8]
+        do throws(RegularFile.Failure) {
+            bytes = try RegularFile.read(file, cap: RegularFile.configCap, kind: "configuration")
+        } catch {
+            var message: String
+            if error.isNotFound {
+                message = "cannot read \(quoted(name)): no such file"
+                if origin == nil {
+                    // A top-level file: say where it was looked for, since a relative path depends on
+                    // the working directory (`swift test` from another folder, Xcode).
+                    message += " (looked for \(file); working directory \(workingDirectory))"
+                }
+            } else if Self.isDirectory(file) {
+                message = "cannot read \(quoted(name)): it is a directory"
+            } else {
+                message = "cannot read \(quoted(name)): " + error.message
             }
             report(origin, file: name, message)
-            return
-        }
-        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: file) else {
-            report(origin, file: name, "cannot read \(quoted(name)): " + (isDirectory.boolValue ? "it is a directory" : "permission denied"))
             return
         }
         if !watched.contains(file) { watched.append(file) }
         let occurrence = loadCounts[file, default: 0] + 1
         loadCounts[file] = occurrence
         if occurrence > 1 { name += "(\(occurrence))" }
-        let bytes = [UInt8](data)
         let root: JSONNode
         do throws(JSONSyntaxError) {
             root = try JSONParser.parse(bytes)
@@ -242,15 +248,17 @@ struct LoadRun {
             return
         }
         let directory = Self.directory(of: file)
-        let scope = StubScope(
+        var scope = StubScope(
             context: inherited.context,
             fileRoot: inherited.fileRoot ?? directory,
             fallbackRoot: inherited.fileRoot == nil ? workingDirectory : nil,
             requests: inherited.requests,
             responses: inherited.responses)
+        scope.workingDirectory = workingDirectory
         var decoder = StubDecoder(file: name, bytes: bytes)
         let decoded = decoder.decodeFile(root, scope: scope)
         diagnostics += decoder.diagnostics
+        diagnostics += HeaderValueCheck.diagnostics(in: root, file: name, bytes: bytes, besides: decoder.diagnostics)
         if sources[name] == nil { fileOrder.append(name) }
         sources[name] = bytes
 
@@ -302,7 +310,7 @@ struct LoadRun {
             var problems: [StubCompileProblem] = []
             let probe = StubDefinition(
                 request: settings.request ?? RequestPattern(), response: settings.response ?? ResponseDefinition(), redirectTo: nil,
-                description: nil, scope: StubScope(fileRoot: child.fileRoot ?? directory, fallbackRoot: workingDirectory), reference: nil)
+                description: nil, scope: StubScope(confinedTo: child.fileRoot ?? directory, fallbackRoot: workingDirectory, workingDirectory: workingDirectory), reference: nil)
             _ = StubCompiler.compile(probe, reference: StubReference(file: file, index: settings.index), problems: &problems)
             for problem in problems {
                 let fullPath = path + problem.path
@@ -411,6 +419,9 @@ struct LoadRun {
             for diagnostic in error.diagnostics {
                 var placed = diagnostic
                 placed.position = placed.position ?? position(file: diagnostic.file, path: diagnostic.path)
+                // Header text is checked on the JSON (`HeaderValueCheck`) and again when compiled:
+                // the same problem is reported once.
+                if diagnostics.contains(where: { $0.file == placed.file && $0.path == placed.path && $0.message == placed.message }) { continue }
                 diagnostics.append(placed)
             }
         }

@@ -97,7 +97,7 @@ public struct WebSocketEndpoint: Sendable, Hashable {
     /// A ping frame carrying `ping` is answered with a pong carrying `pong` (other pings get
     /// their payload back, as RFC 6455 asks).
     public var pingPongs: [PingPong]
-    /// Text messages matched by exact text, first match wins.
+    /// Messages matched by their exact bytes (text or binary frames), first match wins.
     public var sessions: [Session]
 
     public init(uri: String, connected: MessageContent? = nil, pingPongs: [PingPong] = [], sessions: [Session] = []) {
@@ -117,15 +117,19 @@ public struct WebSocketEndpoint: Sendable, Hashable {
     }
 
     public struct Session: Sendable, Hashable {
-        public var request: String
+        /// The message to answer: written out, or the content of a file (moco's
+        /// `"request": {"file": …}`), compared byte for byte.
+        public var request: MessageContent
         public var response: Reply
-        public init(request: String, response: Reply) {
+        public init(request: MessageContent, response: Reply) {
             self.request = request
             self.response = response
         }
     }
 
-    /// What a matched message causes: a reply to the sender, joining a group, a broadcast.
+    /// What a matched message causes, in moco's order: the broadcast goes out first (to the
+    /// sender too, when it is in the audience), then the sender joins `group`, then the reply
+    /// goes to the sender.
     public struct Reply: Sendable, Hashable {
         public var content: MessageContent?
         /// The sender joins this group (for broadcasts to it).
@@ -154,8 +158,11 @@ public struct WebSocketEndpoint: Sendable, Hashable {
     }
 
     /// A message's text, written out or read from a file (per message, under the file root).
-    public enum MessageContent: Sendable, Hashable {
+    /// Text goes out in a text frame; a file's content in a binary frame, as moco sends it.
+    public enum MessageContent: Sendable, Hashable, ExpressibleByStringLiteral {
         case text(String)
         case file(String)
+
+        public init(stringLiteral value: String) { self = .text(value) }
     }
 }

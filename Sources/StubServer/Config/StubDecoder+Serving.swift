@@ -197,7 +197,10 @@ extension StubDecoder {
         return diagnostics.count == before ? policy : nil
     }
 
-    /// A list of names; a single string is accepted as a one-element list.
+    /// A list of names; a single string is accepted as a one-element list. An entry may hold
+    /// several names (`"Content-Type, Authorization"`, as moco users write them): it is sent as
+    /// written, joined to the others with a comma. Only line breaks are refused (they would end
+    /// the header line).
     private mutating func corsList(_ node: JSONNode, at path: String) -> [String]? {
         if node.stringValue != nil { return string(node, at: path).map { [$0] } }
         guard let elements = node.elements else {
@@ -207,8 +210,8 @@ extension StubDecoder {
         var values: [String] = []
         for (offset, element) in elements.enumerated() {
             guard let text = string(element, at: "\(path)[\(offset)]") else { continue }
-            if text.isEmpty || text.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 44 }) {
-                report("\(path)[\(offset)]", "expected a name without commas or line breaks", at: element.offset)
+            if text.isEmpty || text.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) {
+                report("\(path)[\(offset)]", "expected a name (or names separated by commas) without line breaks", at: element.offset)
                 continue
             }
             values.append(text)

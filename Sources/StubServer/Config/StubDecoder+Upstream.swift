@@ -214,6 +214,9 @@ extension StubDecoder {
         if parts["content"] != nil && parts["json"] != nil {
             report(actionPath(), "a post has \"content\" or \"json\", not both", at: action.offset)
         }
+        if methodKey == "post" && parts["content"] == nil && parts["json"] == nil {
+            report(actionPath(), "a post needs \"content\" or \"json\" (the body to send)", at: action.offset)
+        }
         let content = parts["content"].flatMap { textValue($0, at: actionPath() + ".content") }
         let json = parts["json"]?.value
         var headers: [ResponseHeader] = []

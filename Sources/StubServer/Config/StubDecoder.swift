@@ -922,7 +922,7 @@ extension StubDecoder {
                         report(pairPath(), "expected {\"ping\": \"…\", \"pong\": \"…\"}", at: element.offset)
                         continue
                     }
-                    if let ping = string(ping, at: pairPath() + ".ping"), let pong = string(pong, at: pairPath() + ".pong") {
+                    if let ping = controlText(ping, at: pairPath() + ".ping"), let pong = controlText(pong, at: pairPath() + ".pong") {
                         endpoint.pingPongs.append(.init(ping: ping, pong: pong))
                     }
                 }
@@ -939,9 +939,9 @@ extension StubDecoder {
                         report(sessionPath(), "expected {\"request\": \"…\", \"response\": {…}}", at: element.offset)
                         continue
                     }
-                    let text = string(request, at: sessionPath() + ".request")
+                    let message = messageContent(request, at: sessionPath() + ".request")
                     let reply = webSocketReply(response, at: sessionPath() + ".response")
-                    if let text, let reply { endpoint.sessions.append(.init(request: text, response: reply)) }
+                    if let message, let reply { endpoint.sessions.append(.init(request: message, response: reply)) }
                 }
             } else {
                 expected("an array of {\"request\": …, \"response\": …}", at: wsPath() + ".sessions", got: list)
@@ -955,28 +955,62 @@ extension StubDecoder {
         return definition
     }
 
-    /// `"text"` or `{"text": …}` / `{"file": …}` (`content` is accepted for `text`).
+    /// A ping or pong payload: text, written as a string or `{"text": …}`.
+    private mutating func controlText(_ node: JSONNode, at path: String) -> String? {
+        switch messageContent(node, at: path) {
+        case .text(let text)?: return text
+        case .file?:
+            report(path, "a ping or pong is text (at most 125 bytes), not a file", at: node.offset)
+            return nil
+        case nil: return nil
+        }
+    }
+
+    /// moco's text container: `"text"` or `{"text": …}` / `{"file": …}` (`content` is accepted
+    /// for `text`).
     private mutating func messageContent(_ node: JSONNode, at path: String) -> WebSocketEndpoint.MessageContent? {
         if node.stringValue != nil { return string(node, at: path).map { .text($0) } }
-        guard let fields = members(node, at: path, allowed: ["text", "content", "file"], what: "a string, {\"text\": …} or {\"file\": …}") else { return nil }
+        let before = diagnostics.count
+        guard let fields = members(node, at: path, allowed: ["text", "content", "file"], what: "a string, {\"text\": …} or {\"file\": …}"),
+              diagnostics.count == before else { return nil }
         guard fields.count == 1 else {
             report(path, "expected exactly one of \"text\" or \"file\"", at: node.offset)
             return nil
         }
-        if let file = fields["file"] { return string(file, at: path + ".file").map { .file($0) } }
+        if let file = fields["file"] { return fileName(file, at: path + ".file").map { .file($0) } }
         let key = fields["text"] != nil ? "text" : "content"
         return string(fields[key]!, at: path + "." + key).map { .text($0) }
     }
 
+    /// `{"text"|"file": …, "group": …, "broadcast": …}`; `content` is accepted for `text`, as
+    /// moco's websocket documentation writes it.
+    /// A file name written as a string (`"file": "a.txt"`) or moco's `{"name": "a.txt"}`.
+    private mutating func fileName(_ node: JSONNode, at path: String) -> String? {
+        if node.stringValue != nil { return string(node, at: path) }
+        guard let fields = members(node, at: path, allowed: ["name"], what: "a file name or {\"name\": …}") else { return nil }
+        guard let name = fields["name"] else {
+            report(path, "expected {\"name\": \"…\"}", at: node.offset)
+            return nil
+        }
+        return string(name, at: path + ".name")
+    }
+
     private mutating func webSocketReply(_ node: JSONNode, at path: String) -> WebSocketEndpoint.Reply? {
-        guard let fields = members(node, at: path, allowed: ["text", "file", "group", "broadcast"]) else { return nil }
-        if fields["text"] != nil && fields["file"] != nil {
-            report(path, "a reply has \"text\" or \"file\", not both", at: node.offset)
+        let before = diagnostics.count
+        guard let fields = members(node, at: path, allowed: ["text", "content", "file", "group", "broadcast"]) else { return nil }
+        let bodies = ["text", "content", "file"].filter { fields[$0] != nil }
+        if bodies.count > 1 {
+            report(path, "a reply has one of \"text\" or \"file\", not \(bodies.map { quoted($0) }.joined(separator: " and "))", at: node.offset)
             return nil
         }
         var reply = WebSocketEndpoint.Reply()
-        if let text = fields["text"] { reply.content = string(text, at: path + ".text").map { .text($0) } }
-        if let file = fields["file"] { reply.content = string(file, at: path + ".file").map { .file($0) } }
+        if let key = bodies.first, let value = fields[key] {
+            if key == "file" {
+                reply.content = fileName(value, at: path + ".file").map { .file($0) }
+            } else {
+                reply.content = messageContent(value, at: path + "." + key)
+            }
+        }
         reply.group = fields["group"].flatMap { string($0, at: path + ".group") }
         if let broadcast = fields["broadcast"] {
             if broadcast.stringValue != nil {
@@ -986,13 +1020,16 @@ extension StubDecoder {
                 let group = parts["group"].flatMap { string($0, at: path + ".broadcast.group") }
                 let bodies = ["text", "content", "file"].filter { parts[$0] != nil }
                 if bodies.count != 1 {
-                    report(path + ".broadcast", "expected exactly one of \"text\" or \"file\"", at: broadcast.offset)
-                } else if let text = string(parts[bodies[0]]!, at: path + ".broadcast." + bodies[0]) {
-                    reply.broadcast = .init(content: bodies[0] == "file" ? .file(text) : .text(text), group: group)
+                    report(path + ".broadcast", "expected exactly one of \"content\", \"text\" or \"file\"", at: broadcast.offset)
+                } else if bodies[0] == "file" {
+                    if let name = fileName(parts["file"]!, at: path + ".broadcast.file") { reply.broadcast = .init(content: .file(name), group: group) }
+                } else if let content = messageContent(parts[bodies[0]]!, at: path + ".broadcast." + bodies[0]) {
+                    // moco's spelling: `"content": "text"` or `"content": {"file": …}`.
+                    reply.broadcast = .init(content: content, group: group)
                 }
             }
         }
-        if reply.content == nil && reply.group == nil && reply.broadcast == nil {
+        if reply.content == nil && reply.group == nil && reply.broadcast == nil && diagnostics.count == before {
             report(path, "expected \"text\", \"file\", \"group\" or \"broadcast\"", at: node.offset)
         }
         return reply

@@ -151,6 +151,10 @@ public struct StubScope: Sendable {
     /// not found under `fileRoot`, it is looked up here (again confined to this directory).
     /// nil when `file_root` was set explicitly.
     public var fallbackRoot: String?
+    /// The working directory the server started from, set for stubs from configurations and
+    /// the admin API: their paths are then confined to it, `fileRoot` and `fallbackRoot` (see
+    /// `PathConfinement`). Nil for stubs built in Swift, whose paths are the program's own.
+    var workingDirectory: String?
     /// Settings `request` matchers, ANDed into every session (catch-alls included).
     public var requests: [RequestPattern]
     /// Settings `response`s, applied before the session's own response (outermost first).

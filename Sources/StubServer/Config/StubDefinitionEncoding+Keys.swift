@@ -168,7 +168,7 @@ extension WebSocketEndpoint {
                     if let group = broadcast.group { parts.set("group", .string(group)) }
                     value.set("broadcast", .object(parts))
                 }
-                list.append(["request": .string(session.request), "response": .object(value)])
+                list.append(["request": session.request.mocoJSON, "response": .object(value)])
             }
             object.set("sessions", .array(list))
         }

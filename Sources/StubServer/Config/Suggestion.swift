@@ -1,14 +1,14 @@
 /// "Did you mean …?" from edit distance, for unknown keys and names.
-enum Suggestion {
+package enum Suggestion {
     /// `; did you mean "method"?` or "" when nothing is close enough.
-    static func didYouMean(_ word: String, among candidates: [String]) -> String {
+    package static func didYouMean(_ word: String, among candidates: [String]) -> String {
         guard let best = closest(to: word, among: candidates) else { return "" }
         return "; did you mean \"\(best)\"?"
     }
 
     /// The closest candidate within a distance that scales with the word's length
     /// (1 for short words, up to 3), compared case-insensitively; nil if none.
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    package static func closest(to word: String, among candidates: [String]) -> String? {
         let lowered = word.lowercased()
         let limit = max(1, min(3, lowered.count / 3))
         var best: (candidate: String, distance: Int)?

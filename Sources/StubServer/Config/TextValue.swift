@@ -60,8 +60,8 @@ public struct TemplateVariables: Sendable, Hashable, Sequence, ExpressibleByDict
     public func makeIterator() -> IndexingIterator<[Entry]> { entries.makeIterator() }
 }
 
-/// One `vars` entry. Extractors that can find several values (headers, queries, forms,
-/// cookies, XPath) give a list, used as `${name[0]}`; a JSONPath that selects one value gives it.
+/// One `vars` entry. Extractors that can find several values (headers, queries, XPath) give a
+/// list, used as `${name[0]}`; a form field, a cookie and a JSONPath that selects one value give it.
 public enum TemplateVariable: Sendable, Hashable, ExpressibleByStringInterpolation {
     case literal(String)
     case jsonPath(String)

@@ -186,8 +186,8 @@ enum StubCompiler {
             }
             steps.append(.status(302))
             if let plan = ResponseCompiler.textPlan(location, path: ".redirectTo", problems: &problems) {
-                if case .literal(let text) = plan, text.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) {
-                    problems.append(StubCompileProblem(path: ".redirectTo", message: "a location cannot contain a line break"))
+                if case .literal(let text) = plan, let problem = HeaderValueCheck.problem(in: text) {
+                    problems.append(StubCompileProblem(path: ".redirectTo", message: HeaderValueCheck.valueMessage(problem)))
                 }
                 steps.append(.header("Location", plan))
             }
@@ -236,7 +236,18 @@ enum StubCompiler {
             problems.append(StubCompileProblem(path: ".mount.dir", message: "expected a directory name"))
         }
         guard problems.count == before else { return nil }
-        return MountPoint(prefix: prefix, root: mountDirectory(dir, scope: scope), includes: includes, excludes: excludes)
+        // A mount serves every file below its directory: `/` or `../../..` would serve the
+        // whole machine (to any page, through DNS rebinding), so it must lie inside the roots.
+        let directory: String
+        let absolute = mountDirectory(dir, scope: scope)
+        switch PathConfinement.resolve(absolute, relativeTo: "/", in: PathConfinement(scope: scope)) {
+        case .success(let confined): directory = confined
+        case .failure(let failure):
+            let written = absolute == dir ? "" : " (\(quoted(dir)) as written)"
+            problems.append(StubCompileProblem(path: ".mount.dir", message: failure.message + written))
+            return nil
+        }
+        return MountPoint(prefix: prefix, root: directory, includes: includes, excludes: excludes)
     }
 
     static func mountDirectory(_ dir: String, scope: StubScope) -> String {
@@ -361,6 +372,10 @@ enum StubCompiler {
         if let file = pattern.file {
             let subpath = path + ".file"
             switch ConfinedFiles.read(file.path, root: scope.fileRoot, fallback: scope.fallbackRoot) {
+            case .failure(let failure) where failure.isNotFound:
+                // moco reads the file only when such a session is tried, so configs carry
+                // sessions whose file never exists: a load-time warning, and no match.
+                add(.missingBodyFile(file.path), "file", .text("the content of \(quoted(file.path)), which does not exist"))
             case .failure(let failure):
                 problems.append(StubCompileProblem(path: subpath, message: failure.message))
             case .success(let bytes):

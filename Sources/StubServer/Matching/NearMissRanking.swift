@@ -108,7 +108,7 @@ enum NearMissRanking {
         switch condition.test {
         case .uri, .uriWithin, .mountedFile: 8
         case .method: 5
-        case .text, .bodyBytes, .bodyJSON, .bodyXML, .structureJSON, .structureXML: 3
+        case .text, .bodyBytes, .missingBodyFile, .bodyJSON, .bodyXML, .structureJSON, .structureXML: 3
         case .header, .query, .cookie, .form, .jsonPath, .xpath: 2
         case .version, .scenario: 1
         }

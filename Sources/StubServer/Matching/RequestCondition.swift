@@ -14,6 +14,9 @@ final class RequestCondition: Sendable {
         /// The body text; absent when the body is empty (so `exist` means "has a body").
         case text(TextPredicate)
         case bodyBytes([UInt8])
+        /// A request `file` that could not be found at load time: never holds (moco answers
+        /// 400 when such a session is tried; a warning named the file at load).
+        case missingBodyFile(String)
         case bodyJSON(JSONValue)
         case bodyXML(XMLElementNode)
         case jsonPath(JSONPath, TextPredicate)
@@ -114,7 +117,7 @@ final class RequestCondition: Sendable {
         case .query: 5
         case .cookie: 6
         case .form: 8
-        case .text, .bodyBytes: 9
+        case .text, .bodyBytes, .missingBodyFile: 9
         case .bodyJSON, .jsonPath, .structureJSON: 10
         case .bodyXML, .structureXML, .xpath: 11
         case .mountedFile: 12
@@ -127,7 +130,7 @@ final class RequestCondition: Sendable {
     var appliesToPreflight: Bool {
         switch test {
         case .uri, .uriWithin, .method, .version, .query, .mountedFile, .scenario: true
-        case .header, .cookie, .form, .text, .bodyBytes, .bodyJSON, .bodyXML, .jsonPath, .structureJSON, .structureXML, .xpath: false
+        case .header, .cookie, .form, .text, .bodyBytes, .missingBodyFile, .bodyJSON, .bodyXML, .jsonPath, .structureJSON, .structureXML, .xpath: false
         }
     }
 
@@ -152,6 +155,7 @@ final class RequestCondition: Sendable {
         case .scenario(let states, let name, let state): return states.state(of: name) == state
         case .text(let predicate): return predicate.matches(view.request.body.isEmpty ? nil : view.bodyText)
         case .bodyBytes(let expected): return view.request.body == expected
+        case .missingBodyFile: return false
         case .bodyJSON(let expected): return view.jsonValue == expected
         case .bodyXML(let expected):
             guard let actual = XMLSupport.document(for: view) else { return false }
@@ -195,7 +199,7 @@ final class RequestCondition: Sendable {
         case .query(let name, _): return list(view.queries[name])
         case .cookie(let name, _): return list(view.cookies[name])
         case .form(let name, _): return list(view.forms[name])
-        case .text, .bodyBytes:
+        case .text, .bodyBytes, .missingBodyFile:
             return view.request.body.isEmpty ? "an empty body" : quoted(view.bodyText)
         case .bodyJSON, .structureJSON:
             switch view.json {

@@ -110,11 +110,13 @@ public final class Router: Sendable {
                 problems += expansionProblems
             } else if let stub = StubCompiler.compile(definitions[position], reference: reference, runtime: runtime, problems: &problems, scenarios: options.scenarios) {
                 compiled.append(stub)
-                if let prefix = options.reservedPrefix, let path = Self.claimedPath(stub, under: prefix) {
+                if let prefix = options.reservedPrefix, let (path, prefixOnly) = Self.claimedPath(stub, under: prefix) {
+                    let what = prefixOnly
+                        ? "this uri matcher's fixed start reaches into \(prefix)/, where the admin API answers first, so the session would be silently hidden there"
+                        : "this uri lies under \(prefix)/, where the admin API answers, so the session would never be reached"
                     problems.append(StubCompileProblem(
                         path: path,
-                        message: "this uri lies under \(prefix)/, where the admin API answers, so the session would never be reached; "
-                            + "choose another uri, or start with --no-admin (StubServer.Options.admin = .off) to serve it"))
+                        message: what + "; choose another uri, or start with --no-admin (StubServer.Options.admin = .off) to serve it"))
                 }
             }
             for problem in problems {
@@ -141,23 +143,47 @@ public final class Router: Sendable {
         try self.init(stubs: definitions, adjustingRouteKeys: nil, options: options)
     }
 
-    /// The JSON path of a stub's `uri` when it can only match under `prefix` (`/__admin`).
-    private static func claimedPath(_ stub: CompiledStub, under prefix: String) -> String? {
+    /// The JSON path of a stub's `uri` when it can only match under `prefix` (`/__admin`), or
+    /// when its fixed start reaches into it (`startsWith: "/__adm"`, a regex or glob starting
+    /// `/__admin/`): the admin API answers those paths first, hiding the session there.
+    private static func claimedPath(_ stub: CompiledStub, under prefix: String) -> (path: String, prefixOnly: Bool)? {
         func under(_ text: String) -> Bool { text == prefix || text.hasPrefix(prefix + "/") }
+        // At least "/__a": a shorter start ("/", "/_") is a broad matcher, not one aimed here.
+        func reaches(_ start: String) -> Bool {
+            start.count > 3 && ((prefix + "/").hasPrefix(start) || start.hasPrefix(prefix + "/"))
+        }
         for condition in stub.conditions {
             switch condition.test {
-            case .uri(.equal(let text)), .uri(.startsWith(let text)):
-                if under(text) { return ".request.uri" }
+            case .uri(.equal(let text)):
+                if under(text) { return (".request.uri", false) }
+            case .uri(.startsWith(let text)):
+                if under(text) { return (".request.uri", false) }
+                if reaches(text) { return (".request.uri", true) }
+            case .uri(.regex(let regex)):
+                if !regex.caseInsensitive, reaches(Self.literalStart(ofRegex: regex.pattern)) { return (".request.uri", true) }
             case .uri(.path(let pattern)):
-                if let literal = pattern.literal, under(literal) { return ".request.uri" }
-                if pattern.source.hasPrefix(prefix + "/") { return ".request.uri" }
+                if let literal = pattern.literal, under(literal) { return (".request.uri", false) }
+                if pattern.source.hasPrefix(prefix + "/") { return (".request.uri", false) }
+                if reaches(String(pattern.source.prefix { !"*?{".contains($0) })) { return (".request.uri", true) }
             case .uriWithin(let context):
-                if under(context) { return ".request.uri" }
+                if under(context) { return (".request.uri", false) }
             default:
                 continue
             }
         }
         return nil
+    }
+
+    /// The text every match of `pattern` starts with: its characters up to the first one with
+    /// a meaning in a regex (a leading `^` skipped; `/__adm.*` → `/__adm`).
+    static func literalStart(ofRegex pattern: String) -> String {
+        var text = Substring(pattern)
+        if text.first == "^" { text = text.dropFirst() }
+        var literal = String(text.prefix { !"\\.[](){}*+?|^$".contains($0) })
+        // A quantifier after the last character makes that character optional.
+        let rest = text.dropFirst(literal.count)
+        if let next = rest.first, "*?{".contains(next), !literal.isEmpty { literal.removeLast() }
+        return literal
     }
 
     deinit { stubReferences.free() }

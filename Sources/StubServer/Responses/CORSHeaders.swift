@@ -27,9 +27,8 @@ enum CORSHeaders {
             return
         }
         if method != "OPTIONS" {
-            let methodAllowed = policy.allowMethods.map { list in
-                list.contains("*") || list.contains { $0.uppercased() == method }
-            } ?? true
+            // An entry may list several methods ("GET, PUT"): each counts.
+            let methodAllowed = policy.allowMethods.map { list in Self.lists(method, in: list) } ?? true
             guard originAllowed, methodAllowed else { return }
         }
         addOrigin(policy, origin: origin, to: &headers)
@@ -37,6 +36,17 @@ enum CORSHeaders {
         if let allowed = policy.allowHeaders { headers.add(name: "Access-Control-Allow-Headers", value: allowed.joined(separator: ",")) }
         if let maxAge = policy.maxAge { headers.add(name: "Access-Control-Max-Age", value: String(maxAge.components.seconds)) }
         addCredentials(policy, to: &headers)
+    }
+
+    /// Whether `method` (upper-case) or `*` is one of the names in `entries`.
+    private static func lists(_ method: String, in entries: [String]) -> Bool {
+        for entry in entries {
+            for name in entry.split(separator: ",") {
+                let trimmed: String = String(name).trimmingASCIIWhitespace().uppercased()
+                if trimmed == "*" || trimmed == method { return true }
+            }
+        }
+        return false
     }
 
     private static func addOrigin(_ policy: CORSPolicy, origin: String, to headers: inout HTTPHeaders) {

@@ -152,7 +152,7 @@ enum ConfinedFiles {
         return walk(target.components, name: target.name, root: target.root)
     }
 
-    private static let fileFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
+    private static let fileFlags = RegularFile.readFlags | O_NOFOLLOW
     #if canImport(Glibc)
     /// O_PATH: a directory handle for lookups only, so a directory with search but no read
     /// permission still works. Glibc hides the constant behind _GNU_SOURCE.
@@ -255,21 +255,10 @@ enum ConfinedFiles {
     }
 
     private static func finish(_ fd: Int32, name: String, key: String) -> Result<OpenedFile, Failure> {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = errno
-            _ = closeDescriptor(fd)
-            return .failure(Failure(message: "\(quoted(name)) could not be read: \(String(cString: strerror(code)))", isNotFound: false))
+        switch RegularFile.check(fd, name: name, cap: maximumSize, kind: "response") {
+        case .failure(let failure): return .failure(Failure(message: failure.message, isNotFound: false))
+        case .success(let info): return .success(OpenedFile(fd: fd, identity: FileIdentity(info), key: key))
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            _ = closeDescriptor(fd)
-            return .failure(Failure(message: "\(quoted(name)) is not a regular file", isNotFound: false))
-        }
-        guard Int(info.st_size) <= maximumSize else {
-            _ = closeDescriptor(fd)
-            return .failure(Failure(message: "\(quoted(name)) is larger than \(maximumSize / 1024 / 1024) MiB", isNotFound: false))
-        }
-        return .success(OpenedFile(fd: fd, identity: FileIdentity(info), key: key))
     }
 
     private static func openPath(_ path: String, _ flags: Int32) -> Int32 {

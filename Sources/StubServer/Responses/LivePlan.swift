@@ -35,9 +35,11 @@ enum LivePlan: Sendable {
             count = max(1, min(chunks, max(body.count, 1)))
             pause = count > 1 ? duration / (count - 1) : .zero
         case .bytesPerSecond(let rate):
+            // A tenth of a second's worth per piece; below 10 B/s one byte per 1/rate seconds
+            // (a fixed 100 ms pause made every slower rate 10 B/s).
             let size = max(1, rate / 10)
             count = max(1, (body.count + size - 1) / size)
-            pause = .milliseconds(100)
+            pause = .nanoseconds(Int64(size) * 1_000_000_000 / Int64(max(rate, 1)))
         }
         return HTTPStreamedResponse(head: head, contentLength: body.count) { stream in
             let index = stream.index

@@ -164,8 +164,12 @@ enum LiveReplies {
     private static func proxied(_ proxy: ProxyPlan, plan: ResponsePlan, context: TemplateContext) -> HTTPReply {
         let request = context.view.request
         let upstreamRequest: UpstreamRequest
+        // A plain proxy relays the body as it arrives (server-sent events, large downloads).
+        let relayed = UpstreamBodyStream.relays(proxy, event: plan.event, method: request.method) ? UpstreamBodyStream() : nil
         do throws(ResponseFailure) {
-            upstreamRequest = try proxy.upstreamRequest(for: request, context: context)
+            var built = try proxy.upstreamRequest(for: request, context: context)
+            built.bodyStream = relayed
+            upstreamRequest = built
         } catch {
             return plan.failure(error.message)
         }
@@ -183,8 +187,14 @@ enum LiveReplies {
                 for field in response.headers where !HTTPHeaders.sameName(field.name, "Date") && !HTTPHeaders.sameName(field.name, "Server") {
                     seed.headers.add(name: field.name, value: field.value)
                 }
-                seed.body = response.body
+                if let relayed, relayed.isAttached, !(100..<200).contains(response.status), response.status != 204, response.status != 304 {
+                    seed.upstreamBody = (relayed, UpstreamBodyStream.announcedLength(response))
+                } else {
+                    seed.body = response.body
+                }
                 reply = plan.build(context, seed: seed, upstreamSetsStatus: true)
+                // An answer that does not carry the relayed body (a step failed) lets it go.
+                if case .streamed = reply.payload {} else { relayed?.cancel() }
             } else {
                 reply = plan.failure("could not get an answer from its upstream: \(problem ?? "unknown error")", status: status)
             }
@@ -260,8 +270,20 @@ enum LiveReplies {
             return reply
         }
         let promise = HTTPReplyPromise()
-        event.client.send(request) { result in
+        let answered = LockedBox(false)
+        let call = event.client.send(request) { result in
+            answered.value = true
             report(result)
+            promise.fulfill(reply)
+        }
+        promise.onCancel { call.cancel() }
+        // The read timeout starts once the sink has the request; behind a silent sink, calls
+        // first queue for its connections (32 per upstream), so 300 of them would wait for
+        // rounds of 5 s. The client's answer gets its own deadline from the moment it fired.
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(EventPlan.readTimeout.nanoseconds))) {
+            guard !answered.value else { return }
+            call.cancel()
+            EventLog.warn("stubserver: \(owner) on.complete \(request.method) \(request.url) failed: no answer within \(EventPlan.readTimeout); the client was answered")
             promise.fulfill(reply)
         }
         return HTTPReply(.deferred(promise))

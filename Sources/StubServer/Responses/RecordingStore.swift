@@ -66,7 +66,17 @@ final class TapeFile: @unchecked Sendable {
     init(path: String) throws(StubCompileProblem) {
         self.path = path
         queue = SavedFileQueues.queue(for: path)
-        guard let data = FileManager.default.contents(atPath: path), !data.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) else {
+        AtomicFileWriter.removeOrphans(of: path) // an earlier run killed mid-write
+        // Non-blocking, regular files only, size checked before reading (`RegularFile`).
+        let data: Data
+        do throws(RegularFile.Failure) {
+            data = Data(try RegularFile.read(path, cap: RegularFile.tapeCap, kind: "tape"))
+        } catch let error where error.isNotFound {
+            data = Data()
+        } catch {
+            throw StubCompileProblem(path: "", message: error.message)
+        }
+        guard !data.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) else {
             recordings = []
             return
         }

@@ -28,8 +28,8 @@ enum ResponseCompiler {
                 problems.append(StubCompileProblem(path: headerPath(), message: problem))
                 continue
             }
-            if case .literal(let value) = header.value, value.utf8.contains(where: { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }) {
-                problems.append(StubCompileProblem(path: headerPath(), message: "a header value cannot contain a line break"))
+            if case .literal(let value) = header.value, let problem = HeaderValueCheck.problem(in: value) {
+                problems.append(StubCompileProblem(path: headerPath(), message: HeaderValueCheck.valueMessage(problem)))
                 continue
             }
             if let plan = textPlan(header.value, path: headerPath(), problems: &problems) {

@@ -109,6 +109,9 @@ final class ResponsePlan: Sendable {
             return failure("could not build its response: \(error.message)")
         }
         if let file = draft.streamedFile { return file.reply(head: draft.response, delay: draft.delay) }
+        if let upstream = draft.upstreamBody {
+            return upstream.stream.reply(head: draft.response, contentLength: upstream.length, delay: draft.delay)
+        }
         return HTTPReply(.response(draft.response), delay: draft.delay)
     }
 
@@ -153,10 +156,14 @@ struct ResponseDraft {
     var live: LivePlan?
     /// A large file sent from its descriptor instead of `body`.
     var streamedFile: StreamedFileBody?
+    /// A proxied body handed on as the upstream sends it (its length when the upstream said).
+    var upstreamBody: (stream: UpstreamBodyStream, length: Int?)?
 
     mutating func setBody(_ bytes: [UInt8], contentType: String) {
         body = bytes
         streamedFile = nil
+        upstreamBody?.stream.cancel()
+        upstreamBody = nil
         if contentTypeIsDefault {
             headers.remove(name: "Content-Type")
             contentTypeIsDefault = false
@@ -182,7 +189,9 @@ enum TextPlan: Sendable {
         case .literal(let text): self = .literal(text)
         case .template(let source, let vars):
             let template = try Template(source, variables: vars)
-            self = template.isConstant && vars.isEmpty ? .literal(source) : .template(template)
+            // A template of constant `vars` only is a literal: it names the same file for
+            // every request, so it may fall back to the working directory like other names.
+            self = template.constantRendering.map(TextPlan.literal) ?? .template(template)
         }
     }
 
@@ -311,12 +320,14 @@ struct FilePlan: Sendable {
     func openStreamed(_ input: TemplateContext?) throws(ResponseFailure) -> (StreamedFileBody, contentType: String)? {
         guard !rendersContent else { return nil }
         let fileName = try name.render(input)
-        var resolved = ConfinedFiles.resolve(fileName, root: root)
-        if case .failure(let failure) = resolved, failure.isNotFound, name.isStatic, let fallback, fallback != root {
-            let second = ConfinedFiles.resolve(fileName, root: fallback)
-            if case .success = second { resolved = second }
+        // Opened as every served file is (confined, non-blocking, regular files only): a
+        // path-then-open here once let a FIFO block the event loop.
+        var opened = ConfinedFiles.open(fileName, root: root, realRoot: nil)
+        if case .failure(let failure) = opened, failure.isNotFound, name.isStatic, let fallback, fallback != root {
+            let second = ConfinedFiles.open(fileName, root: fallback, realRoot: nil)
+            if case .success = second { opened = second }
         }
-        guard case .success(let path) = resolved, let streamed = StreamedFileBody.open(path) else { return nil }
+        guard case .success(let file) = opened, let streamed = StreamedFileBody.take(file) else { return nil }
         return (streamed, ContentTypes.forFile(named: fileName, charset: charset))
     }
 
@@ -392,8 +403,8 @@ enum ResponseStep: Sendable {
             draft.status = status
         case .header(let name, let value):
             let text = try value.render(input)
-            guard !text.utf8.contains(where: { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }) else {
-                throw ResponseFailure(message: "the header \(name) would contain a line break")
+            if let problem = HeaderValueCheck.problem(in: text) {
+                throw ResponseFailure(message: "the header \(name) would contain \(problem)")
             }
             draft.headers.replaceOrAdd(name: name, value: text)
             if HTTPHeaders.sameName(name, "Content-Type") { draft.contentTypeIsDefault = false }

@@ -26,7 +26,17 @@ final class SavedExchangeFile: @unchecked Sendable {
     init(path: String) throws(StubCompileProblem) {
         self.path = path
         queue = SavedFileQueues.queue(for: path)
-        guard let data = FileManager.default.contents(atPath: path), !data.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) else {
+        AtomicFileWriter.removeOrphans(of: path) // an earlier run killed mid-write
+        // Non-blocking, regular files only, size checked before reading (`RegularFile`).
+        let data: Data
+        do throws(RegularFile.Failure) {
+            data = Data(try RegularFile.read(path, cap: RegularFile.savedExchangesCap, kind: "saved-exchange"))
+        } catch let error where error.isNotFound {
+            data = Data()
+        } catch {
+            throw StubCompileProblem(path: "", message: error.message)
+        }
+        guard !data.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) else {
             exchanges = []
             return
         }
@@ -39,7 +49,7 @@ final class SavedExchangeFile: @unchecked Sendable {
 
     /// The saved response for a request equal to `request`.
     func response(for request: HTTPRequest) -> UpstreamResponse? {
-        let incoming = SavedRequest(request)
+        let incoming = SavedRequest(request, keepingHost: true)
         lock.lock()
         defer { lock.unlock() }
         return exchanges.last(where: { $0.request.matches(incoming) })?.response.upstreamResponse

@@ -26,22 +26,16 @@ final class StreamedFileBody: @unchecked Sendable {
 
     deinit { _ = close(fd) }
 
-    /// Opens `path` if it is a regular file of at least `threshold` bytes; nil otherwise (the
-    /// caller reads it whole). The size is taken from the open descriptor, so a file replaced
-    /// meanwhile is read consistently.
-    static func open(_ path: String) -> StreamedFileBody? {
-        #if canImport(Glibc)
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        #else
-        let fd = Darwin.open(path, O_RDONLY | O_CLOEXEC)
-        #endif
-        guard fd >= 0 else { return nil }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) >= threshold else {
-            _ = close(fd)
+    /// Takes `file` (opened confined, non-blocking, checked regular by `ConfinedFiles`) when it
+    /// has at least `threshold` bytes; nil otherwise (the descriptor is closed and the caller
+    /// reads the file whole). The size is the open descriptor's, so a file replaced meanwhile
+    /// is read consistently.
+    static func take(_ file: ConfinedFiles.OpenedFile) -> StreamedFileBody? {
+        guard file.identity.size >= threshold else {
+            _ = close(file.fd)
             return nil
         }
-        return StreamedFileBody(fd: fd, size: Int(info.st_size))
+        return StreamedFileBody(fd: file.fd, size: file.identity.size)
     }
 
     /// The next piece; empty at the end (or if the file shrank: the engine then closes the

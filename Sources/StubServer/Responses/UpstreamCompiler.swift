@@ -35,9 +35,17 @@ enum UpstreamCompiler {
         return nil
     }
 
-    private static func resolve(_ file: String, scope: StubScope) -> String {
-        if file.hasPrefix("/") { return file }
-        return URL(fileURLWithPath: scope.fileRoot).appendingPathComponent(file).standardizedFileURL.path
+    /// Where a tape or saved-exchange file lives: moco's rule (the working directory), keeping
+    /// names next to the configuration working (`SavedFileLocation`), then confined to the
+    /// stub's roots — these files are written back, so an absolute or climbing name could
+    /// replace any file.
+    private static func resolve(_ file: String, scope: StubScope) throws(StubCompileProblem) -> String {
+        let located = SavedFileLocation.resolve(file, scope: scope).path
+        switch PathConfinement.resolve(located, relativeTo: "/", in: PathConfinement(scope: scope)) {
+        case .success(let path): return path
+        case .failure(let failure):
+            throw StubCompileProblem(path: "", message: failure.message + (located == file ? "" : " (\(quoted(file)) as written)"))
+        }
     }
 
     private static func compileSource(
@@ -57,9 +65,9 @@ enum UpstreamCompiler {
             var mode = ProxyPlan.Mode.plain
             do throws(StubCompileProblem) {
                 if let failover = proxy.failover {
-                    mode = .failover(try runtime.savedExchanges(at: resolve(failover.file, scope: scope)), statuses: Set(failover.statuses))
+                    mode = .failover(try runtime.savedExchanges(at: try resolve(failover.file, scope: scope)), statuses: Set(failover.statuses))
                 } else if let playback = proxy.playback {
-                    mode = .playback(try runtime.savedExchanges(at: resolve(playback.file, scope: scope)))
+                    mode = .playback(try runtime.savedExchanges(at: try resolve(playback.file, scope: scope)))
                 }
             } catch {
                 problems.append(StubCompileProblem(path: path + (proxy.failover != nil ? ".failover" : ".playback"), message: error.message))
@@ -105,7 +113,7 @@ enum UpstreamCompiler {
         var tape: TapeFile?
         if let file = record.tape {
             do throws(StubCompileProblem) {
-                tape = try runtime.recordings.tape(at: resolve(file, scope: scope))
+                tape = try runtime.recordings.tape(at: try resolve(file, scope: scope))
             } catch {
                 problems.append(StubCompileProblem(path: path + ".tape", message: error.message))
                 return nil

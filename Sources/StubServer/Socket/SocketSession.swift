@@ -80,8 +80,10 @@ final class SocketSession: HTTPUpgradeHandler {
             return
         }
         answering = true
-        let box = UncheckedAction<Void> { [weak self] _ in self?.sendDelayed(body, exchange) }
-        channel.schedule(after: delay) { box.action(()) }
+        // The channel runs the timer on this connection's loop, where the session lives.
+        let session = LoopBound(self)
+        let sent = exchange
+        channel.schedule(after: delay) { session.value?.sendDelayed(body, sent) }
     }
 
     private func sendDelayed(_ body: [UInt8], _ exchange: SocketExchange) {
@@ -94,4 +96,10 @@ final class SocketSession: HTTPUpgradeHandler {
             answer(next)
         }
     }
+}
+
+/// A weak reference handed through `schedule`, whose closure runs on the same loop thread.
+private final class LoopBound: @unchecked Sendable {
+    weak var value: SocketSession?
+    init(_ value: SocketSession) { self.value = value }
 }

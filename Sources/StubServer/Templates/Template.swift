@@ -20,6 +20,28 @@ struct Template: Sendable {
     /// True when the template has no `${…}` and no variables: it always renders its source.
     var isConstant: Bool { segments.allSatisfy { if case .text = $0 { true } else { false } } }
 
+    /// What the template renders to when that does not depend on the request: its text and
+    /// `${name}`s of literal `vars` only (`"src/${dir}/a.json"` with `"vars": {"dir": "x"}`).
+    /// nil when any expression reads the request, the clock, a random number or an extractor.
+    var constantRendering: String? {
+        var literals: [String: String] = [:]
+        for entry in variables.entries {
+            if case .literal(let text) = entry.value { literals[entry.name] = text }
+        }
+        var out = ""
+        for segment in segments {
+            switch segment {
+            case .text(let text): out += text
+            case .expression(.variable(let name), _):
+                guard let value = literals[name] else { return nil }
+                out += value
+            case .expression(.string(let text), _): out += text
+            case .expression: return nil
+            }
+        }
+        return out
+    }
+
     /// Variables this template's expressions may read besides `req`, `now` and `random`.
     static let reservedNames: Set<String> = ["req", "now", "random"]
 
@@ -27,7 +49,9 @@ struct Template: Sendable {
         self.source = source
         self.variables = variables
         var names = Set<String>()
+        var lists: [String: String] = [:]
         for entry in variables.entries {
+            if let kind = entry.value.listKind { lists[entry.name] = kind }
             if Template.reservedNames.contains(entry.name) {
                 throw TemplateSyntaxError(message: "the variable name '\(entry.name)' is reserved (req, now and random are built in)", offset: 0)
             }
@@ -37,8 +61,25 @@ struct Template: Sendable {
         for segment in segments {
             if case .expression(let expression, let offset) = segment {
                 try TemplateChecker(variables: names).check(expression, offset: offset)
+                try Template.checkNotAList(expression, offset: offset, lists: lists)
             }
         }
+    }
+
+    /// `${agent}` where `agent` is a `vars` extractor that always gives a list (a header, query,
+    /// cookie or XPath, or a JSONPath that can select several values) would fail on every request
+    /// with "is a list": say so at load time, with the fix. A default (`${agent!'x'}`) changes
+    /// nothing, since it applies only when nothing was found.
+    private static func checkNotAList(
+        _ expression: TemplateExpression, offset: Int, lists: [String: String]
+    ) throws(TemplateSyntaxError) {
+        var shown = expression
+        if case .orDefault(let value, _) = expression { shown = value }
+        guard case .variable(let name) = shown, let kind = lists[name] else { return }
+        throw TemplateSyntaxError(
+            message: "'\(name)' is a list (\(kind) gives every value it finds), so ${\(expression.display)} would fail on "
+                + "every request; pick one value: ${\(name)[0]}",
+            offset: offset)
     }
 
     /// `#`/`@` after `<` (or `</`): a FreeMarker directive or macro call.

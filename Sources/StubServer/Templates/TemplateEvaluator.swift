@@ -216,7 +216,8 @@ struct TemplateEvaluator {
         }
     }
 
-    /// The value of one `vars` entry for this request (missing values become null).
+    /// The value of one `vars` entry for this request (missing values become null). Which
+    /// extractors give a list is also what ``TemplateVariable/listKind`` says at load time.
     static func resolve(_ variable: TemplateVariable, in context: TemplateContext) -> TemplateValue {
         let view = context.view
         func list(_ values: [String]?) -> TemplateValue {
@@ -227,8 +228,10 @@ struct TemplateEvaluator {
         case .literal(let text): return .string(text)
         case .header(let name): return list(view.request.headers.values(for: name))
         case .query(let name): return list(view.queries[name])
-        case .form(let name): return list(view.forms[name])
-        case .cookie(let name): return list(view.cookies[name])
+        // moco's form and cookie extractors read a name → value map: one value, not a list
+        // (a repeated form field makes moco fail; the first value is the useful answer).
+        case .form(let name): return view.forms[name]?.first.map(TemplateValue.string) ?? .null
+        case .cookie(let name): return view.cookies[name]?.first.map(TemplateValue.string) ?? .null
         case .jsonPath(let path):
             guard let compiled = try? JSONPath(path), let json = view.jsonValue else { return .null }
             let results = compiled.evaluate(json)
@@ -237,6 +240,21 @@ struct TemplateEvaluator {
         case .xpath(let expression):
             guard let values = XMLSupport.xpathValues(expression, in: view) else { return .null }
             return list(values)
+        }
+    }
+}
+
+extension TemplateVariable {
+    /// For an extractor whose value is always a list (see `TemplateEvaluator.resolve`), what it is,
+    /// for the load-time error; nil for a literal and a JSONPath that selects one value.
+    var listKind: String? {
+        switch self {
+        case .literal: nil
+        case .header: "a header extractor"
+        case .query: "a query extractor"
+        case .form, .cookie: nil   // one value, as in moco
+        case .xpath: "an xpath extractor"
+        case .jsonPath(let path): (try? JSONPath(path)).map { $0.isDefinite ? nil : "a JSONPath that can select several values" } ?? nil
         }
     }
 }

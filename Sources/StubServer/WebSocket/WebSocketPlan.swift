@@ -65,6 +65,13 @@ struct WebSocketPlan: Sendable {
         return HTTPReply(.upgraded(HTTPUpgrade(head: head) { WebSocketSession(plan: plan) }), delay: draft.delay)
     }
 
+    /// Text goes out in a text frame (browsers get a string); a file's content in a binary
+    /// frame, as moco sends it (moco sends every message binary).
+    static func opcode(for content: WebSocketEndpoint.MessageContent) -> WebSocketFrame.Opcode {
+        if case .file = content { return .binary }
+        return .text
+    }
+
     /// A message's bytes: literal text, or a file read now (confined to the file root).
     func content(_ content: WebSocketEndpoint.MessageContent) -> [UInt8]? {
         switch content {
@@ -99,7 +106,7 @@ final class WebSocketHub: @unchecked Sendable {
         lock.lock()
         let targets = members.values.filter { group == nil || $0.groups.contains(group!) }.map(\.channel)
         lock.unlock()
-        for channel in targets { channel.send(frame) }
+        HTTPUpgradedChannel.send(frame, to: targets)
     }
 
     var count: Int {

@@ -15,7 +15,7 @@ final class WebSocketSession: HTTPUpgradeHandler {
         self.channel = channel
         plan.hub.add(self, channel: channel)
         if let connected = plan.endpoint.connected, let bytes = plan.content(connected) {
-            send(.text, bytes)
+            send(WebSocketPlan.opcode(for: connected), bytes)
         }
     }
 
@@ -99,13 +99,16 @@ final class WebSocketSession: HTTPUpgradeHandler {
             fail(.init(code: 1007, reason: "text message is not UTF-8"))
             return
         }
-        guard let session = plan.endpoint.sessions.first(where: { Array($0.request.utf8) == payload }) else { return }
+        guard let session = plan.endpoint.sessions.first(where: { plan.content($0.request) == payload }) else { return }
+        // moco's handler order: the broadcast goes out as its handler runs (the sender gets it
+        // too when in the audience), the sender joins the group, and the reply is written last.
         let reply = session.response
-        if let group = reply.group { plan.hub.join(self, group: group) }
-        if let content = reply.content, let bytes = plan.content(content) { send(.text, bytes) }
         if let broadcast = reply.broadcast, let bytes = plan.content(broadcast.content) {
-            plan.hub.broadcast(WebSocketFrame(fin: true, opcode: .text, payload: bytes).encoded(), group: broadcast.group)
+            let frame = WebSocketFrame(fin: true, opcode: WebSocketPlan.opcode(for: broadcast.content), payload: bytes)
+            plan.hub.broadcast(frame.encoded(), group: broadcast.group)
         }
+        if let group = reply.group { plan.hub.join(self, group: group) }
+        if let content = reply.content, let bytes = plan.content(content) { send(WebSocketPlan.opcode(for: content), bytes) }
     }
 
     private func send(_ opcode: WebSocketFrame.Opcode, _ payload: [UInt8]) {

@@ -33,7 +33,7 @@ final class CaptureFailuresTests: XCTestCase {
 @Suite struct CaptureFailuresSwiftTestingTests {
     @Test func aScopeTakesTheFailuresOfTasksItStarts() async {
         let failures = await captureFailures {
-            await Task { expect(1).to(equal(2)) }.value
+            _ = await Task { expect(1).to(equal(2)) }.value
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { expect(3).to(equal(4)) }
             }

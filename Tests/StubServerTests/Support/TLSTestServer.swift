@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import HTTPEngine
 @testable import StubServer
 
 /// An HTTPS server for upstream tests: `openssl s_server -WWW` serving the files of a temporary
