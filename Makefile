@@ -97,7 +97,7 @@ bench-live: ## release build; websocket echo round trip vs HTTP keep-alive GET (
 	$(RELEASE_BUILD) --product LiveBench
 	.build/release/LiveBench
 
-bench-hardening: stub-deps ## release build; 200 stalled readers of a 20 MB file, 4,096 keep-alive holders, SIGTERM under a shutdown-port flood, a 10 GB sparse include
+bench-hardening: stub-deps ## release build; 200 stalled readers of a 20 MB file, 4,096 keep-alive holders, SIGTERM under a shutdown-port flood, a 10 GB sparse include, idle websockets, broadcasts, stalled uploads, 100,000 admin stubs
 	$(STUB_BUILD) --product stubserver
 	BENCH_STUBSERVER="$$($(STUB_BUILD) --show-bin-path)/stubserver" python3 bench/hardening-bench.py
 
