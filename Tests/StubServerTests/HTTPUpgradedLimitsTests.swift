@@ -81,6 +81,25 @@ final class HTTPUpgradedLimitsTests: XCTestCase {
         let received = (try? client.readUntilClose()) ?? []
         XCTAssertLessThan(received.count, FloodingProtocol.floodBytes / 2, "it was closed long before the flood was queued")
     }
+
+    /// A burst from one upgraded client is handed to its handler in slices, so the loop serves
+    /// other connections in between. Before, a whole 64 KiB read went to the handler at once
+    /// (a websocket broadcast fans each message out to every member), and a plain request on
+    /// the same loop waited for all of it.
+    func testABurstOnOneUpgradedConnectionDoesNotHoldTheLoop() throws {
+        var configuration = HTTPServer.Configuration()
+        configuration.eventLoopCount = 1
+        server = HTTPServer(configuration: configuration, responder: FloodingResponder(probe: probe))
+        try server.start()
+        let client = try RawHTTPClient(port: server.port)
+        try client.send("GET /upgrade HTTP/1.1\r\nHost: x\r\nUpgrade: flood\r\n\r\n")
+        XCTAssertEqual(try client.readHead().status, 101)
+        try client.send([UInt8](repeating: UInt8(ascii: "~"), count: 256 * 1024)) // "~": slow work per byte
+        XCTAssertTrue(probe.wait { _ in self.probe.bytes > 0 }, "the handler started")
+        let response = try RawHTTPClient.exchange(port: server.port, "GET /plain HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertLessThan(probe.bytes, 48 * 1024, "the plain request was served after a slice, not after the whole read")
+    }
 }
 
 /// `/upgrade` switches to `FloodingProtocol`; anything else is a plain 200.
@@ -96,8 +115,8 @@ private struct FloodingResponder: HTTPResponder {
     }
 }
 
-/// Echoes bytes; `flood` sends `floodBytes` in 64 KiB pieces at once, as a burst of broadcasts
-/// to a member that does not read would.
+/// Echoes bytes; bytes starting with `~` are slow work (10 µs each); `flood` sends `floodBytes`
+/// in 64 KiB pieces at once, as a burst of broadcasts to a member that does not read would.
 private final class FloodingProtocol: HTTPUpgradeHandler {
     static let floodBytes = 32 * 1024 * 1024
     let probe: ReplyProbe
@@ -105,6 +124,15 @@ private final class FloodingProtocol: HTTPUpgradeHandler {
     init(probe: ReplyProbe) { self.probe = probe }
     func didStart(_ channel: HTTPUpgradedChannel) { self.channel = channel }
     func didReceive(_ bytes: [UInt8]) {
+        if bytes.first == UInt8(ascii: "~") {
+            // Slow work: 10 µs a byte, as a broadcast to many members costs per message.
+            for _ in bytes {
+                let end = DispatchTime.now().uptimeNanoseconds + 10_000
+                while DispatchTime.now().uptimeNanoseconds < end {}
+            }
+            probe.produced(bytes.count)
+            return
+        }
         guard bytes == Array("flood".utf8) else { channel?.send(bytes); return }
         let piece = [UInt8](repeating: UInt8(ascii: "f"), count: 64 * 1024)
         for _ in 0..<(Self.floodBytes / piece.count) {

@@ -80,6 +80,33 @@ public final class MemoryBudget: @unchecked Sendable {
         return true
     }
 
+    /// `admit` and count in one step: two event loops cannot both take the last room, as they
+    /// could when each admitted first and counted later (200 uploads arriving at once went past
+    /// the budget by a body or two). Small amounts are counted and never refused.
+    func reserve(_ bytes: Int) -> Bool {
+        guard bytes >= largeWork else {
+            adjust(by: bytes)
+            return true
+        }
+        var askedForRelief = false
+        while true {
+            lock.lock()
+            if used + bytes <= limit {
+                used += bytes
+                if used > peakUsed { peakUsed = used }
+                lock.unlock()
+                return true
+            }
+            let over = used + bytes - limit
+            let relief = askedForRelief ? nil : self.relief
+            if relief == nil { refusals += 1 }
+            lock.unlock()
+            guard let relief else { return false }
+            askedForRelief = true
+            _ = relief(over)
+        }
+    }
+
     /// True when the counted bytes are past the ceiling (used to stop growing chunked bodies).
     var isExhausted: Bool {
         lock.lock(); defer { lock.unlock() }

@@ -76,6 +76,8 @@ final class HTTPConnection: PollHandler {
     private var resetOnClose = false
     /// A flush of an upgraded connection's queued sends is due on this loop turn.
     private var upgradedFlushScheduled = false
+    /// The rest of an upgraded connection's input is due to its handler on a later turn.
+    private var upgradedInputScheduled = false
 
     /// HTTPS: the session every byte goes through (nil for plain HTTP). See "TLS" below.
     private let tls: TLSServerSession?
@@ -196,6 +198,9 @@ final class HTTPConnection: PollHandler {
             deadline = bodyDeadline()
         }
         process()
+        // A body's bytes now sit in the parser: the read buffer (grown to 64 KiB by a burst)
+        // is given back, or 200 stalled uploads would each hold one outside the budget.
+        if phase == .body { input.shrinkIfIdle(above: 16 * 1024) }
         if peerClosed && !isClosed { peerDidClose() }
     }
 
@@ -259,12 +264,14 @@ final class HTTPConnection: PollHandler {
                 return false
             case .headComplete(let framing):
                 if case .length(let length) = framing.body {
-                    // A large upload must fit the budget (after the journal shed old bodies).
-                    guard context.memory.admit(length) else {
+                    // A large upload must fit the budget (after the journal shed old bodies);
+                    // it is counted at once, so another loop cannot take the same room.
+                    guard context.memory.reserve(length) else {
                         rejectForMemory(parser.pendingRequestLine)
                         return false
                     }
                     bodyReserved = length
+                    memoryCharged += length
                 }
                 phase = .body
                 bodyStartedAt = worker.loop.now
@@ -762,8 +769,7 @@ final class HTTPConnection: PollHandler {
     private var readsWhileAwaiting: Bool {
         switch inFlight {
         case .none: false
-        case .upgraded: true
-        case .deferred, .stream: input.readableCount < Self.busyInputLimit
+        case .deferred, .stream, .upgraded: input.readableCount < Self.busyInputLimit
         }
     }
 
@@ -969,17 +975,39 @@ final class HTTPConnection: PollHandler {
         updateInterest()
     }
 
+    /// Bytes of an upgraded connection's input handed to its handler per loop turn. What a
+    /// handler does with them can fan out (a websocket broadcast sends each message to every
+    /// member), so a client's burst is taken in slices, other connections served in between.
+    private static let upgradedSliceBytes = 2 * 1024
+
     private func upgradedDidRead(_ gotBytes: Bool) {
         guard case .upgraded(let upgraded) = inFlight else { return }
         if gotBytes { lastTraffic = worker.loop.now }
         if !input.isEmpty && !closeWhenFlushed {
-            let bytes = Array(input.readable)
+            let bytes = Array(input.readable.prefix(Self.upgradedSliceBytes))
             input.consume(bytes.count)
             upgraded.handler.didReceive(bytes)
         }
         guard !isClosed else { return }
-        if peerClosed { closeNow(); return }
+        if !input.isEmpty && !closeWhenFlushed {
+            scheduleUpgradedInput()
+        } else if peerClosed {
+            closeNow()
+            return
+        }
         flush()
+    }
+
+    /// The rest of the input on a later turn, after the events already waiting.
+    private func scheduleUpgradedInput() {
+        guard !upgradedInputScheduled else { return }
+        upgradedInputScheduled = true
+        let resume = UncheckedAction<Void> { [weak self] _ in
+            guard let self else { return }
+            upgradedInputScheduled = false
+            if !isClosed { upgradedDidRead(false) }
+        }
+        worker.loop.execute { resume.action(()) }
     }
 
     func upgradedSend(_ bytes: [UInt8]) {
@@ -1004,7 +1032,9 @@ final class HTTPConnection: PollHandler {
     /// (most of them failing with EAGAIN on a member that does not read).
     private func scheduleUpgradedFlush() {
         if writeInterest {
-            accountMemory() // the socket is full: its writable event flushes
+            // The socket is full: its writable event flushes. Counted in 64 KiB steps, not per
+            // message (the budget's lock is shared by every loop).
+            if output.readableCount >= memoryCharged + 64 * 1024 { accountMemory() }
             return
         }
         guard !upgradedFlushScheduled else { return }
