@@ -1,10 +1,11 @@
 # The commands people type. `make stub` serves the sample stubs; `make test` runs every test.
 SHELL := /bin/bash
 SWIFT ?= swift
+SWIFTC ?= swiftc
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test test-browser test-examples check-doc-snippets check-app-targets stub stub-deps bench bench-tools bench-router bench-proxy bench-live bench-hardening bench-specs bench-snapshots width-table
+.PHONY: help build test lint format test-browser test-examples check-doc-snippets check-app-targets check-darwin stub stub-deps bench bench-tools bench-router bench-proxy bench-live bench-hardening bench-specs bench-snapshots width-table
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -12,7 +13,7 @@ help: ## list the targets
 build: ## debug build of everything, tests included
 	$(SWIFT) build --build-tests
 
-test: check-app-targets check-doc-snippets ## build and run the whole test suite, then Examples/* (what CI runs)
+test: check-app-targets check-doc-snippets check-darwin ## build and run the whole test suite, then Examples/* (what CI runs)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) test-browser
@@ -28,6 +29,25 @@ test-examples: ## build and test every Examples/* package as a user's package (X
 
 check-doc-snippets: ## the docs' complete snippets are byte-for-byte files of Examples/ (so CI compiles them)
 	bash scripts/check-doc-snippets.sh
+
+check-darwin: ## type-check every Darwin-only line in Sources/ for macOS and iOS against scripts/darwin-surface/ (on Linux)
+	SWIFTC='$(SWIFTC)' python3 scripts/check-darwin.py
+
+# `.swift-format` is the house style: 4-space indent, 140 columns, `#if` blocks not indented. Rules
+# off because the house writes it on purpose: DoNotUseSemicolons (`lock.lock(); defer { … }`),
+# AlwaysUseLowerCamelCase (`http1_1`, `where_`), OneCasePerLine (`case same(String), added(String)`),
+# NoBlockComments (`/* flags */` beside C arguments), UseLetInEveryBoundCaseVariable,
+# OnlyOneTrailingClosureArgument, ReplaceForEachWithForLoop, GroupNumericLiterals,
+# NoAssignmentInExpressions. Format once with `make format` (its own commit), then `make lint` is clean.
+# Swift files `swift format` checks, by the checked-in `.swift-format`. Listed with find rather than
+# `--recursive` so Examples/*/.build (a built example's checkouts) is never read.
+LINT_FILES = find Sources Tests Specs Examples -name .build -prune -o -name '*.swift' -print0
+
+lint: ## swift format lint over Sources/ Tests/ Specs/ Examples/ (the toolchain's formatter, .swift-format); not yet in make test
+	$(LINT_FILES) | xargs -0 $(SWIFT) format lint --strict --parallel
+
+format: ## rewrite Sources/ Tests/ Specs/ Examples/ in place with swift format (.swift-format); one commit of its own
+	$(LINT_FILES) | xargs -0 $(SWIFT) format format --in-place --parallel
 
 check-app-targets: ## app-linkable targets (DesignerNews, SpecKitAppSupport, TextScreen, StubServerClient) never reach XCTest
 	bash scripts/check-app-targets.sh

@@ -185,20 +185,9 @@ enum StartCommand {
         return mask
     }
 
-    /// Many idle keep-alive clients need descriptors; lift the soft limit to the hard one.
+    /// Many idle keep-alive clients need descriptors; lift the soft limit (see ``DescriptorLimit``).
     static func raiseDescriptorLimit() {
-        var limit = rlimit()
-        #if canImport(Glibc)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limit) == 0 else { return }
-        let wanted = min(limit.rlim_max, 65536)
-        if limit.rlim_cur < wanted {
-            limit.rlim_cur = wanted
-            _ = setrlimit(resource, &limit)
-        }
+        DescriptorLimit.raise()
     }
 }
 

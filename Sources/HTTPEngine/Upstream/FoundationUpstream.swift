@@ -4,18 +4,33 @@ import Foundation
 /// Upstream calls through URLSession, for `https` upstreams on Apple platforms (Linux uses
 /// OpenSSL, `TLSSession`, so that `stubserver` need not link FoundationNetworking and libcurl).
 /// Redirects are not followed; hop-by-hop fields are removed both ways.
-final class FoundationUpstream: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+///
+/// Differences from the Linux client (docs/apple-platforms.md, "https upstreams on Apple platforms"):
+/// the system trust store decides (`trustedCertificatesFile`/`SSL_CERT_FILE` are not read);
+/// URLSession adds `Accept-Encoding`, `Accept-Language` and `User-Agent` when absent and decodes
+/// compressed bodies; repeated response fields (`Set-Cookie`) arrive joined by commas; `Host` is not
+/// forwarded; the size limit is checked once the body is complete.
+final class FoundationUpstream: @unchecked Sendable {
     static let shared = FoundationUpstream()
 
-    private lazy var session: URLSession = {
+    /// Built once in `init` (a `lazy var` here was a data race: `send` runs on any event-loop thread).
+    private let session: URLSession
+
+    private init() {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 32
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
-        return URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
-    }()
+        session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+    }
+
+    /// Whether a URLSession error is `code` of NSURLErrorDomain (codes of other domains can collide).
+    static func isURLError(_ error: Error, _ code: Int) -> Bool {
+        let nsError = error as NSError
+        return nsError.domain == NSURLErrorDomain && nsError.code == code
+    }
 
     func send(
         _ request: UpstreamRequest, timeout: Duration, limit: Int,
@@ -35,13 +50,13 @@ final class FoundationUpstream: NSObject, URLSessionTaskDelegate, @unchecked Sen
         if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
         let task = session.dataTask(with: urlRequest) { data, response, error in
             if let error {
-                let nsError = error as NSError
-                if nsError.code == NSURLErrorCancelled { return completion(.failure(.cancelled)) }
-                if nsError.code == NSURLErrorTimedOut { return completion(.failure(.readTimeout(timeout))) }
-                if nsError.code == NSURLErrorCannotConnectToHost, let url = urlRequest.url {
+                if Self.isURLError(error, NSURLErrorCancelled) { return completion(.failure(.cancelled)) }
+                if Self.isURLError(error, NSURLErrorTimedOut) { return completion(.failure(.readTimeout(timeout))) }
+                if Self.isURLError(error, NSURLErrorCannotConnectToHost) {
+                    // `url`, not `urlRequest.url`: a captured `var` is not allowed in this @Sendable closure.
                     return completion(.failure(.refused("\(url.host ?? ""):\(url.port.map(String.init) ?? "")")))
                 }
-                if nsError.code == NSURLErrorNetworkConnectionLost {
+                if Self.isURLError(error, NSURLErrorNetworkConnectionLost) {
                     return completion(.failure(.closed(error.localizedDescription)))
                 }
                 return completion(.failure(.unreachable(error.localizedDescription)))
@@ -69,6 +84,10 @@ final class FoundationUpstream: NSObject, URLSessionTaskDelegate, @unchecked Sen
         return task
     }
 
+}
+
+/// URLSession's delegate: refuses redirects, which a proxy hands back to its client unchanged.
+private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void

@@ -82,7 +82,11 @@ public final class UpstreamClient: @unchecked Sendable {
         let call = UpstreamCall(client: self)
         #if canImport(Darwin)
         if request.scheme == "https" {
-            call.foundationTask = FoundationUpstream.shared.send(request, timeout: request.readTimeout ?? configuration.readTimeout, limit: configuration.maxResponseBytes, completion: completion)
+            // URLSession completes on its delegate queue; hop to the loop thread, as documented above.
+            let loop = self.loop
+            call.foundationTask = FoundationUpstream.shared.send(
+                request, timeout: request.readTimeout ?? configuration.readTimeout, limit: configuration.maxResponseBytes
+            ) { result in loop.execute { completion(result) } }
             return call
         }
         #endif

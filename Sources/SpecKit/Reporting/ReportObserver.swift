@@ -32,7 +32,14 @@ final class ReportObserver: NSObject, XCTestObservation, @unchecked Sendable {
         }
         guard first else { return }
         FailureRecording.installRouting()
-        XCTestObservationCenter.shared.addTestObserver(shared)
+        // Apple: "Test observers can only be registered … on the main thread"; hop there as
+        // RunningTest and SnapshotObserver do.
+        let observer = shared
+        if Thread.isMainThread {
+            MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(observer) }
+        } else {
+            DispatchQueue.main.async { MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(observer) } }
+        }
         // Before any test runs, so TextSnapshot's re-record commands can name even the first one.
         RunningTest.startObserving()
     }

@@ -21,12 +21,21 @@ enum RunIdentity {
     /// Parents whose children form one run: SwiftPM's test runners.
     static let swiftPMRunners: Set<String> = ["swift-test", "swift", "swift-package", "swift-build", "swiftpm-testing-helper"]
 
+    /// Whether a kernel command name is one of `swiftPMRunners`. The kernel keeps only the first
+    /// 15 (Linux `comm`) or 16 (Darwin `p_comm`, MAXCOMLEN) characters, so a longer name such as
+    /// `swiftpm-testing-helper` arrives cut and is matched by that prefix.
+    static func isSwiftPMRunner(_ commandName: String) -> Bool {
+        if swiftPMRunners.contains(commandName) { return true }
+        guard commandName.count >= 15 else { return false }
+        return swiftPMRunners.contains { $0.count > commandName.count && $0.hasPrefix(commandName) }
+    }
+
     static func derived(environment: [String: String]) -> String {
         if let session = environment["XCTestSessionIdentifier"], !session.isEmpty {
             return "xcode-" + sanitize(session)
         }
         let parent = getppid()
-        if let name = processName(of: parent), swiftPMRunners.contains(name) {
+        if let name = processName(of: parent), isSwiftPMRunner(name) {
             return "ppid\(parent)" + (startTime(of: parent).map { "-\($0)" } ?? "")
         }
         let own = getpid()

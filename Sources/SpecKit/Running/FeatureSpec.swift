@@ -147,7 +147,8 @@ extension FeatureSpec {
     /// class type … with a metatype value must use a 'required' initializer"). Apple's
     /// `init(selector:)` is imported from Objective-C, where that rule is waived, so construct
     /// through `XCTestCase.Type`; corelibs' `init(name:testClosure:)` is `required` already.
-    /// `LanguageRuleProbeTests` compiles both shapes on Linux to keep this honest.
+    /// `LanguageRuleProbeTests` shows on Linux that the `self.init` shape fails and a `required`
+    /// base initializer works; the Objective-C waiver itself can only be shown on a Mac.
     static func makeTestCase(method: String) -> FeatureSpec {
         #if canImport(ObjectiveC)
         let type: XCTestCase.Type = self

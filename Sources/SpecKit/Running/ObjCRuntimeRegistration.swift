@@ -45,7 +45,7 @@ extension FeatureSpec {
                 let selector = NSSelectorFromString(RuntimeTestName.selectorName(for: scenario.testName))
                 // A throwing method (`…AndReturnError:`, as Swift bridges `func test() throws`), so a
                 // skip reaches XCTest as XCTSkip and Xcode shows "skipped", as the living document does.
-                if !class_addMethod(self, selector, imp_implementationWithBlock(block), "B@:^@") {
+                if !class_addMethod(self, selector, imp_implementationWithBlock(block), throwingMethodEncoding) {
                     scenario.problem = scenario.problem ?? "SpecKit could not add the test method \"\(scenario.testName)\": "
                         + "\(String(describing: self)) already has a method of that name; rename the scenario"
                 }
@@ -54,6 +54,21 @@ extension FeatureSpec {
             return scenarios
         }
     }
+
+    /// The type encoding of a `-(BOOL)nameAndReturnError:(NSError **)` method on this machine, read
+    /// from XCTest's own `-setUpWithError:` (the same signature): BOOL is `B` on arm64 but `c` on
+    /// x86_64 macOS and the x86_64 simulator, so a hard-coded `"B@:^@"` was wrong on Intel.
+    private static let throwingMethodEncoding: String = {
+        if let method = class_getInstanceMethod(XCTestCase.self, NSSelectorFromString("setUpWithError:")),
+           let encoding = method_getTypeEncoding(method) {
+            return String(cString: encoding)
+        }
+        #if arch(x86_64)
+        return "c@:^@"
+        #else
+        return "B@:^@"
+        #endif
+    }()
 
     static func registeredScenario(named name: String) -> ScenarioDefinition? {
         registry.withLock { $0.byClass[ObjectIdentifier(self)]?.byName[name] }

@@ -56,6 +56,17 @@ enum SuiteHooks {
     /// Runs the `afterSuite` blocks once, if any scenario ran. Failures are printed in the compiler's
     /// `file:line: error:` form; returns true when there were any, and the caller makes the process
     /// exit with status 1 (no test is left to fail).
+    /// Where the exit status is not the verdict, say so next to the failure.
+    static var afterSuiteVerdictNote: String {
+        #if canImport(ObjectiveC)
+        return "SpecKit: afterSuite failed after the last test finished. `swift test` exits with status 1; "
+            + "Xcode and app-hosted iOS runners judge the run by its test results and may report it as passed "
+            + "(docs/apple-platforms.md, \"afterSuite on Apple platforms\").\n"
+        #else
+        return ""
+        #endif
+    }
+
     static func runAfterSuiteIfNeeded() -> Bool {
         guard beforeOutcome != nil, !afterRan else { return false }
         afterRan = true
@@ -69,6 +80,7 @@ enum SuiteHooks {
                 failed = true
                 let line = "\(entry.site.path):\(entry.site.line): error: afterSuite : \(message)\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
+                if !afterSuiteVerdictNote.isEmpty { FileHandle.standardError.write(Data(afterSuiteVerdictNote.utf8)) }
             }
         }
         return failed

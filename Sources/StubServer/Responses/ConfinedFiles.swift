@@ -321,6 +321,13 @@ struct FileIdentity: Hashable, Sendable {
         self.changed = changed
     }
 
+    /// `dev_t` is unsigned on Linux but `Int32` on Darwin, where `UInt64(_:)` would trap on a device
+    /// number with the top bit set; its bit pattern is the identity.
+    static func deviceNumber<Raw: FixedWidthInteger>(_ raw: Raw) -> UInt64 {
+        let bits = UInt64(truncatingIfNeeded: raw)
+        return Raw.bitWidth >= 64 ? bits : bits & ((1 << UInt64(Raw.bitWidth)) - 1)
+    }
+
     init(_ info: stat) {
         #if canImport(Glibc)
         let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
@@ -329,6 +336,6 @@ struct FileIdentity: Hashable, Sendable {
         let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
         let changed = Int64(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(info.st_ctimespec.tv_nsec)
         #endif
-        self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size), modified: modified, changed: changed)
+        self.init(device: Self.deviceNumber(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size), modified: modified, changed: changed)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import SpecKit
 
 private class Animal {}
 private final class Dolphin: Animal {}
@@ -252,6 +253,21 @@ final class NimbleParityMatcherTests: XCTestCase {
             expect { () -> Int? in [Int]()[1] }.to(throwAssertion())
         }, [])
         XCTAssertEqual(failures { expect { 1 + 1 }.to(throwAssertion()) }, ["expected to throw an assertion, got no assertion"])
+    }
+
+    /// A child that crashes for another reason than a Swift trap (abort, a bad memory access) is
+    /// not an assertion: only SIGILL/SIGTRAP, what Swift traps raise, pass.
+    func testThrowAssertionDoesNotCountACrashThatIsNotATrap() {
+        XCTAssertEqual(failures {
+            expect { () -> Int in abort() }.to(throwAssertion())
+            expect { () -> Int in UnsafeMutablePointer<Int>(bitPattern: 8)!.pointee }.to(throwAssertion())
+        }, [
+            "expected to throw an assertion, got a crash by SIGABRT, signal 6, which is not a Swift trap",
+            "expected to throw an assertion, got a crash by SIGSEGV, signal 11, which is not a Swift trap",
+        ])
+        XCTAssertEqual(TrapProbe.outcome(ofSignal: SIGILL), .trapped(SIGILL))
+        XCTAssertEqual(TrapProbe.outcome(ofSignal: SIGTRAP), .trapped(SIGTRAP))
+        XCTAssertEqual(TrapProbe.outcome(ofSignal: SIGBUS), .crashed(SIGBUS))
     }
 
     // MARK: composition

@@ -222,6 +222,16 @@ final class ReportTests: XCTestCase {
         XCTAssertTrue(doc.contains("10000 scenarios: ✅ 10000 passed · ❌ 0 failed"), String(doc.prefix(300)))
     }
 
+    /// The kernel cuts command names to 15 (Linux) or 16 (Darwin) characters, so the 22-character
+    /// `swiftpm-testing-helper` never matched as a whole.
+    func testRunIdentityRecognisesARunnerNameTheKernelCut() {
+        XCTAssertTrue(RunIdentity.isSwiftPMRunner("swift-test"))
+        XCTAssertTrue(RunIdentity.isSwiftPMRunner("swiftpm-testing"))   // Linux comm, 15
+        XCTAssertTrue(RunIdentity.isSwiftPMRunner("swiftpm-testing-"))  // Darwin p_comm, 16
+        XCTAssertFalse(RunIdentity.isSwiftPMRunner("swif"))
+        XCTAssertFalse(RunIdentity.isSwiftPMRunner("swiftpm-testing-other"))
+    }
+
     func testRunIdentityIsSafeForAFolderName() {
         XCTAssertEqual(RunIdentity.sanitize("ci/build #42"), "ci_build__42")
         XCTAssertEqual(RunIdentity.sanitize("../up"), "_._up")
