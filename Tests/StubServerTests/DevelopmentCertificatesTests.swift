@@ -99,8 +99,9 @@ final class DevelopmentCertificatesTests: XCTestCase {
         let port = try process.waitForPort()
         let authority = home + "/config/rehearsal/certificates/ca.pem"
         XCTAssertNotNil(process.waitForLine { $0 == "  curl:           curl --cacert \(authority) https://localhost:\(port)/" }, "\(process.stdout)")
-        XCTAssertTrue(process.stdout.contains { $0.hasPrefix("  iOS Simulator:  xcrun simctl keychain booted add-root-cert \(authority)") }, "\(process.stdout)")
-        XCTAssertTrue(process.stdout.contains { $0.contains("security add-trusted-cert") }, "\(process.stdout)")
+        // Each instruction line is waited for: the banner's lines arrive in pieces through the pipe.
+        XCTAssertNotNil(process.waitForLine { $0.hasPrefix("  iOS Simulator:  xcrun simctl keychain booted add-root-cert \(authority)") }, "\(process.stdout)")
+        XCTAssertNotNil(process.waitForLine { $0.contains("security add-trusted-cert") }, "\(process.stdout)")
         let curl = try TLSTestFiles.run("curl", ["-sS", "--max-time", "20", "--cacert", authority, "https://localhost:\(port)/"], in: directory)
         XCTAssertEqual(curl.output, "foo")
         process.send(signal: SIGTERM)
