@@ -120,7 +120,7 @@ enum NearMissRanking {
         case .uri(.equal(let expected)):
             // Paths sharing their leading segments are closer (`/api/v1/storis` vs `/api/v1/stories`).
             let (common, longest) = sharedSegments(expected, view.path)
-            return 0.3 + 0.7 * (1 - Double(common) / Double(max(longest, 1)))
+            return pathDistance(common: common, longest: longest)
         case .header(_, let predicate), .query(_, let predicate), .cookie(_, let predicate), .form(_, let predicate):
             guard isAbsent(condition, view) else { return 0.5 }
             // Missing: a condition that any value satisfies is closer than one wanting a value.
@@ -132,6 +132,12 @@ enum NearMissRanking {
         default:
             return 1
         }
+    }
+
+    /// How far off an `equal` uri is, from the segments it shares with the request's path.
+    @inline(__always)
+    static func pathDistance(common: Int, longest: Int) -> Double {
+        0.3 + 0.7 * (1 - Double(common) / Double(max(longest, 1)))
     }
 
     /// How many leading `/` segments two paths share, and the larger segment count (by bytes,

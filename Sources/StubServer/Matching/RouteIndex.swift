@@ -109,8 +109,8 @@ struct RouteIndex: Sendable {
     }
 
     @inline(__always)
-    private func search<Check: CandidateCheck>(path: String, method: String, askAboutEveryStub: Bool, _ check: Check) -> Int? {
-        var search = Search(tables: tables, method: methodID(method), askAll: askAboutEveryStub)
+    private func search<Check: CandidateCheck>(path: String, method: String, askAboutEveryStub: Bool, _ check: Check, everyMethod: Bool = false) -> Int? {
+        var search = Search(tables: tables, method: everyMethod ? Search.everyMethod : methodID(method), askAll: askAboutEveryStub)
         if let group = exact[path] {
             search.offer(group, path: nil, check)
         }
@@ -136,6 +136,30 @@ struct RouteIndex: Sendable {
         let offered = Offered()
         _ = search(path: path, method: method, askAboutEveryStub: true, offered)
         return offered.positions.sorted()
+    }
+
+    /// Every position the index offers for `path` whatever the method (guards applied),
+    /// ascending. A stub left out fails a path condition: the near-miss ranking scores these
+    /// first, as they are the only ones whose path can hold.
+    func candidatesForEveryMethod(path: String) -> [Int] {
+        final class Offered: CandidateCheck {
+            var positions: [Int] = []
+            func accepts(_ position: Int) -> Bool {
+                positions.append(position)
+                return false
+            }
+        }
+        let offered = Offered()
+        _ = search(path: path, method: "", askAboutEveryStub: true, offered, everyMethod: true)
+        // A stub is filed under one key, but its key may be reached twice (literal and wildcard edges).
+        var sorted = offered.positions.sorted()
+        var kept = 0
+        for position in sorted where kept == 0 || sorted[kept - 1] != position {
+            sorted[kept] = position
+            kept += 1
+        }
+        sorted.removeLast(sorted.count - kept)
+        return sorted
     }
 
     /// -1 never matches a run's method: only "any method" runs apply.
@@ -202,6 +226,8 @@ struct RouteIndex: Sendable {
         let askAll: Bool
         var pathIsASCII = true
         var best = Int32.max
+        /// The method id that takes every run, whatever its method.
+        static let everyMethod: Int32 = -3
 
         init(tables: Tables, method: Int32, askAll: Bool) {
             positions = tables.positions
@@ -252,7 +278,7 @@ struct RouteIndex: Sendable {
             while runIndex < Int(group.end) {
                 let run = runs[runIndex]
                 runIndex += 1
-                guard run.method == -1 || run.method == method else { continue }
+                guard run.method == -1 || run.method == method || method == Self.everyMethod else { continue }
                 var index = Int(run.start)
                 while index < Int(run.end) {
                     let position = positions[index]

@@ -74,6 +74,8 @@ public final class Router: Sendable {
     /// Sessions with request conditions, counted once (the near-miss page's last line).
     private let comparedSessions: Int
     private let index: RouteIndex
+    /// Per stub, what bounds its near-miss score without evaluating it.
+    private let nearMissHints: [NearMissHint]
     /// Recordings, saved-exchange files and the upstream client the stubs share.
     let runtime: StubRuntime
     /// Where the stubs' scenarios keep their states.
@@ -131,6 +133,7 @@ public final class Router: Sendable {
         comparedSessions = NearMissReport.comparedSessions(stubs)
         stubReferences = UnmanagedList(stubs)
         index = RouteIndex(stubs, adjustingKeys: adjust)
+        nearMissHints = stubs.map(NearMissHint.init)
         scenarios = options.scenarios
         var names: [String] = []
         for definition in definitions {
@@ -240,7 +243,8 @@ public final class Router: Sendable {
         if Favicon.answers(method: view.method, path: view.path) {
             return RouteResult(reply: HTTPReply(.prepared(Favicon.prepared)), stub: Favicon.reference)
         }
-        let closest = NearMissRanking.closest(view, among: first.stubs, then: second?.stubs ?? [], count: NearMissRanking.reportedCount)
+        let closest = NearMissRanking.closest(
+            view, pools: first.nearMissPool(view), second?.nearMissPool(view), count: NearMissRanking.reportedCount)
         let body = NearMissReport.body(
             for: view, closest: closest, comparedSessions: first.comparedSessions + (second?.comparedSessions ?? 0),
             anyStubs: !first.stubs.isEmpty || !(second?.stubs.isEmpty ?? true))
@@ -256,6 +260,11 @@ public final class Router: Sendable {
         return RouteResult(
             reply: HTTPReply(.response(HTTPResponse(status: 400, headers: headers, body: Array(body.utf8)))), stub: nil,
             nearMisses: nearMisses)
+    }
+
+    /// The stubs whose path can hold come from the index, not a scan (100,000 added stubs).
+    private func nearMissPool(_ view: RequestView) -> NearMissRanking.Pool {
+        NearMissRanking.Pool(stubs: stubs, hints: nearMissHints, offered: index.candidatesForEveryMethod(path: view.path))
     }
 
     /// The compiled stubs (catch-alls last), for the ranking tests.
