@@ -117,20 +117,22 @@ extension NearMissRanking {
             // the rest fail their path; rank them in order as the full scan would.
             let ranked = Set(best.map(\.ordinal))
             let requestSegment = NearMissHint.leadingSegmentHash(view.path)
+            let requestMethod = view.method
             base = 0
             for pool in [first] + (second.map { [$0] } ?? []) {
                 var next = 0
                 for position in pool.stubs.indices {
+                    // Cheapest tests first: this loop sees every stub of 100,000.
                     while next < pool.offered.count && pool.offered[next] < position { next += 1 }
                     let offered = next < pool.offered.count && pool.offered[next] == position
-                    let stub = pool.stubs[position]
-                    if stub.conditions.isEmpty || ranked.contains(base + position) { continue }
                     let bound = best.count == count ? best[count - 1].score : nil
                     if let bound, !offered,
-                       let lowest = pool.hints[position].bestScoreWithFailedPath(requestMethod: view.method, requestLeadingSegment: requestSegment),
+                       let lowest = pool.hints[position].bestScoreWithFailedPath(requestMethod: requestMethod, requestLeadingSegment: requestSegment),
                        !(lowest < bound) {
                         continue
                     }
+                    if pool.hints[position].conditionCount == 0 || (!ranked.isEmpty && ranked.contains(base + position)) { continue }
+                    let stub = pool.stubs[position]
                     guard let score = score(stub.conditions, view, betterThan: bound) else { continue }
                     insert(score, stub, base + position)
                 }
