@@ -68,9 +68,12 @@ final class StructureAndFocusRunTests: XCTestCase {
         XCTAssertEqual(traces.filter { $0 == "TRACE: afterSuite" }.count, 1, result.output)
         XCTAssertEqual(traces.first, "TRACE: beforeSuite", "before the first scenario's first hook")
         XCTAssertEqual(traces.last, "TRACE: afterSuite", "after the last scenario")
-        let lastTest = result.lines.lastIndex { $0.hasPrefix("Test Case '") } ?? 0
+        // Inside the run's last test, a scenario: after it started, before XCTest reports it finished.
+        let lastStarted = result.lines.lastIndex { $0.hasPrefix("Test Case '") && $0.contains("' started at ") } ?? 0
+        let lastFinished = result.lines.lastIndex { $0.hasPrefix("Test Case '") } ?? 0
         let after = result.lines.firstIndex(of: "TRACE: afterSuite") ?? -1
-        XCTAssertGreaterThan(after, lastTest, "afterSuite runs once every test finished")
+        XCTAssertGreaterThan(after, lastStarted, "afterSuite runs once every other test finished")
+        XCTAssertLessThan(after, lastFinished, "afterSuite runs within the last test")
     }
 
     func testAFailingBeforeSuiteFailsEveryScenario() throws {
@@ -87,17 +90,43 @@ final class StructureAndFocusRunTests: XCTestCase {
         XCTAssertEqual(result.lines.filter { $0 == "TRACE: beforeSuite" }.count, 1)
     }
 
-    func testAFailingAfterSuiteIsPrintedAndFailsTheProcess() throws {
+    /// Xcode and app-hosted iOS runners judge a run by its test results, not the exit status, so a
+    /// failing afterSuite must fail a test: the run's last one, when that is a scenario.
+    func testAFailingAfterSuiteFailsTheLastScenarioOfTheRun() throws {
         let result = try FixtureProcess.run(
             ["SpecKitTests.FixtureTagsFeature"], environment: ["SPECKIT_SUITE_FIXTURES": "fail-after"])
-        XCTAssertTrue(result.output.contains("Executed 5 tests, with 0 failures"), result.output)
+        XCTAssertTrue(result.output.contains("Executed 5 tests, with 1 failure"), result.output)
         XCTAssertEqual(result.exitCode, 1, "a failed afterSuite turns a green run red")
+        let line = try FixtureProcess.line(of: "after-suite", in: "FixtureStructureFeature.swift")
+        let site = FixtureProcess.path(of: "FixtureStructureFeature.swift")
+        let lastTest = result.lines.last { $0.hasPrefix("Test Case '") && $0.contains("' started at ") } ?? ""
+        XCTAssertTrue(lastTest.contains("untagged"), "the fixture's last scenario runs last:\n\(result.output)")
+        let failures = result.lines.filter { $0.contains(": error: FixtureTagsFeature.") }
+        XCTAssertEqual(failures.count, 1, result.output)
+        XCTAssertTrue(failures.first?.hasPrefix("\(site):\(line - 2): error: FixtureTagsFeature.") ?? false, result.output)
+        XCTAssertTrue(failures.first?.contains("untagged") ?? false, "charged to the last scenario:\n\(result.output)")
+        XCTAssertTrue(
+            failures.first?.hasSuffix(#"afterSuite : expected to equal <"clean">, got <"teardown">"#) ?? false, result.output)
+        XCTAssertTrue(
+            result.lines.contains { $0.hasPrefix("Test Case '") && $0.contains("untagged") && $0.contains("' failed") },
+            result.output)
+    }
+
+    /// When the run's last test is a plain XCTest method, afterSuite runs after the bundle finished:
+    /// no test is left to fail, so the failure is printed and the exit status is 1.
+    func testAFailingAfterSuiteAfterAPlainLastTestIsPrintedAndFailsTheProcess() throws {
+        let result = try FixtureProcess.run(
+            ["SpecKitTests.FixtureFailuresFeature"], environment: ["SPECKIT_SUITE_FIXTURES": "fail-after"])
+        let lastTest = result.lines.last { $0.hasPrefix("Test Case '") } ?? ""
+        XCTAssertTrue(lastTest.contains("testOrdinaryMethodStillRuns") && lastTest.contains("passed"), result.output)
+        XCTAssertEqual(result.exitCode, 1)
         let line = try FixtureProcess.line(of: "after-suite", in: "FixtureStructureFeature.swift")
         let site = FixtureProcess.path(of: "FixtureStructureFeature.swift")
         XCTAssertTrue(
             result.lines.contains(
                 #"\#(site):\#(line - 2): error: afterSuite : expected to equal <"clean">, got <"teardown">"#),
             result.output)
+        XCTAssertFalse(result.lines.contains { $0.contains("error: FixtureFailuresFeature.") && $0.contains("afterSuite") })
     }
 
     // MARK: Shared behaviours and step groups

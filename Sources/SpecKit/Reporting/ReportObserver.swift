@@ -44,12 +44,21 @@ final class ReportObserver: NSObject, XCTestObservation, @unchecked Sendable {
         RunningTest.startObserving()
     }
 
+    func testBundleWillStart(_ testBundle: Bundle) {
+        SuitePlan.bundleWillStart()
+    }
+
+    func testSuiteWillStart(_ testSuite: XCTestSuite) {
+        SuitePlan.suiteWillStart(testSuite)
+    }
+
     func testCaseWillStart(_ testCase: XCTestCase) {
         Self.current.withLock { $0 = UncheckedSendable(testCase) }
     }
 
     func testCaseDidFinish(_ testCase: XCTestCase) {
         Self.current.withLock { $0 = nil }
+        SuitePlan.testCaseDidFinish()
         guard let store, let spec = testCase as? FeatureSpec, let recorder = spec.recorder, !recorder.isUnfocused
         else { return }
         let run = testCase.testRun
@@ -64,6 +73,8 @@ final class ReportObserver: NSObject, XCTestObservation, @unchecked Sendable {
         }
     }
 
+    /// The fallback when the last test was not a scenario or was not known: `afterSuite` runs now and
+    /// a failure can only set the exit status.
     func testBundleDidFinish(_ testBundle: Bundle) {
         if onMainActor({ SuiteHooks.runAfterSuiteIfNeeded() }) { SuiteExit.failOnExit() }
         guard let store, store.wroteFragments else { return }

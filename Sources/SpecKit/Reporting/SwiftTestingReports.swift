@@ -10,7 +10,7 @@ import Darwin
 /// each scenario's fragment is written as it finishes, and the report is merged when the
 /// process exits, into the same directory and run as the XCTest scenarios of that
 /// `swift test` (both processes share a parent), so the living document and JUnit hold both.
-/// `afterSuite` blocks run at that exit too, as XCTest runs them when its bundle finishes.
+/// `afterSuite` blocks run at that exit too, as under XCTest when the last test is not a scenario.
 enum SwiftTestingReports {
     private static let registered = Locked(false)
 

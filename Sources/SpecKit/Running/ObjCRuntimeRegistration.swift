@@ -106,9 +106,10 @@ extension FeatureSpec {
     func runWholeFeatureFromAnchor() {
         guard let scenarios = Self.registerScenarioMethods() else { return }
         let spec = UncheckedSendable(self)
-        for scenario in scenarios {
+        for (index, scenario) in scenarios.enumerated() {
+            let isLast = index == scenarios.count - 1
             do {
-                try onMainActor { try ScenarioRunner.run(scenario, in: spec.value) }
+                try onMainActor { try ScenarioRunner.run(scenario, in: spec.value, mayEndSuite: isLast) }
             } catch {
                 // A pending or skipped scenario: the next one still runs.
             }

@@ -8,7 +8,12 @@ import XCTest
 enum ScenarioRunner {
     nonisolated static let unfocusedReason = "not focused: other scenarios are focused (fit/fdescribe) in this run"
 
-    static func run(_ scenario: ScenarioDefinition, in spec: FeatureSpec) throws {
+    /// `mayEndSuite` is false for a scenario that other scenarios follow within the same test
+    /// (Xcode's `testFeature` anchor runs a whole feature in one test).
+    static func run(_ scenario: ScenarioDefinition, in spec: FeatureSpec, mayEndSuite: Bool = true) throws {
+        // Last, after the scenario stopped being current: in the run's last test, the `afterSuite`
+        // blocks run here and their failures are this test's (SuitePlan).
+        defer { if mayEndSuite, SuitePlan.runningTestIsLast { SuiteHooks.runAfterSuiteInLastTest(spec) } }
         let recorder = ScenarioRecorder(scenario: scenario)
         spec.attach(recorder)
 

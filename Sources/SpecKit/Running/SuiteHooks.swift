@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +9,9 @@ import Darwin
 /// `beforeSuite` and `afterSuite` blocks of every spec class, run once per test process.
 ///
 /// They are registered while the test list is built; `beforeSuite` runs right before the first
-/// scenario runs (so `swift test list` runs nothing), `afterSuite` when the test bundle finishes.
+/// scenario runs (so `swift test list` runs nothing). Under XCTest `afterSuite` runs at the end of
+/// the run's last test when that is a scenario (``SuitePlan``), else when the test bundle finishes;
+/// under Swift Testing when the process exits (`SwiftTestingReports`).
 @MainActor
 enum SuiteHooks {
     enum Kind { case before, after }
@@ -53,9 +56,6 @@ enum SuiteHooks {
         return failure
     }
 
-    /// Runs the `afterSuite` blocks once, if any scenario ran. Failures are printed in the compiler's
-    /// `file:line: error:` form; returns true when there were any, and the caller makes the process
-    /// exit with status 1 (no test is left to fail).
     /// Where the exit status is not the verdict, say so next to the failure.
     static var afterSuiteVerdictNote: String {
         #if canImport(ObjectiveC)
@@ -67,16 +67,15 @@ enum SuiteHooks {
         #endif
     }
 
+    /// Runs the `afterSuite` blocks once, if any scenario ran. Failures are printed in the compiler's
+    /// `file:line: error:` form; returns true when there were any, and the caller makes the process
+    /// exit with status 1 (no test is left to fail).
     static func runAfterSuiteIfNeeded() -> Bool {
         guard beforeOutcome != nil, !afterRan else { return false }
         afterRan = true
         var failed = false
         for entry in afters {
-            let failures = captureFailures {
-                do { try entry.body() } catch { FailureRecording.record(
-                    "threw " + ErrorText.describe(error), file: entry.site.file, line: entry.site.line) }
-            }
-            for message in failures {
+            for message in failures(of: entry) {
                 failed = true
                 let line = "\(entry.site.path):\(entry.site.line): error: afterSuite : \(message)\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
@@ -85,9 +84,31 @@ enum SuiteHooks {
         }
         return failed
     }
+
+    /// Runs the `afterSuite` blocks once, if any scenario ran, inside `testCase`, the last test of
+    /// the XCTest run (``SuitePlan``): each failure is recorded on it at the block's line, so every
+    /// runner that reads test results (Xcode, app-hosted iOS runners, `swift test`) fails the run.
+    static func runAfterSuiteInLastTest(_ testCase: XCTestCase) {
+        guard beforeOutcome != nil, !afterRan else { return }
+        afterRan = true
+        for entry in afters {
+            for message in failures(of: entry) {
+                FailureRecording.record(
+                    "afterSuite : \(message)", on: testCase, file: entry.site.path, line: Int(entry.site.line), expected: true)
+            }
+        }
+    }
+
+    private static func failures(of entry: Entry) -> [String] {
+        captureFailures {
+            do { try entry.body() } catch { FailureRecording.record(
+                "threw " + ErrorText.describe(error), file: entry.site.file, line: entry.site.line) }
+        }
+    }
 }
 
-/// XCTest has no test case to fail once the bundle finished, so a failed `afterSuite` turns the
+/// When `afterSuite` ran after the bundle finished (the fallback: the last test was not a scenario or
+/// was not known), XCTest has no test case left to fail, so a failed `afterSuite` turns the
 /// process's exit status into 1 from an `atexit` handler (after XCTest printed its summary).
 enum SuiteExit {
     private static let armed = Locked(false)
