@@ -33,7 +33,10 @@ let package = Package(
         // RFC 8259 parser with line/column errors, and the one JSON writer/string escaper.
         // Foundation-free and XCTest-free, so app-linkable targets and the OpenAPI reader use it too.
         .target(name: "RehearsalJSON"),
-        .target(name: "StubServer", dependencies: ["HTTPEngine", "RehearsalJSON", "CSystemShims", "StubVerification"]),
+        // moco's `match` and JSON Schema's `pattern`: an ICU regex with a step budget, so a
+        // catastrophic pattern cannot hold an event loop. Shared by StubServer and OpenAPI.
+        .target(name: "BoundedRegex", dependencies: ["RehearsalJSON"]),
+        .target(name: "StubServer", dependencies: ["HTTPEngine", "RehearsalJSON", "BoundedRegex", "CSystemShims", "StubVerification"]),
         .target(name: "StubServerClient", dependencies: ["StubServer"]),
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer", "StubServerClient"]),
         // `make bench-router`: per-request routing cost, 10 vs 10,000 stubs.
