@@ -36,6 +36,9 @@ let package = Package(
         // moco's `match` and JSON Schema's `pattern`: an ICU regex with a step budget, so a
         // catastrophic pattern cannot hold an event loop. Shared by StubServer and OpenAPI.
         .target(name: "BoundedRegex", dependencies: ["RehearsalJSON"]),
+        // OpenAPI 3.0/3.1 documents: the operation model, `$ref` resolution across confined
+        // files, and the JSON Schema validator (`stubserver check`, contract checks).
+        .target(name: "OpenAPI", dependencies: ["RehearsalJSON", "BoundedRegex"]),
         .target(name: "StubServer", dependencies: ["HTTPEngine", "RehearsalJSON", "BoundedRegex", "CSystemShims", "StubVerification"]),
         .target(name: "StubServerClient", dependencies: ["StubServer"]),
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer", "StubServerClient"]),
@@ -67,6 +70,7 @@ let package = Package(
         // The built `stubserver` as a subprocess, shared by the two test targets that spawn it.
         .target(name: "StubServerTestSupport", path: "Tests/StubServerTestSupport"),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer", "HTTPEngine", "StubServerTestSupport"], exclude: ["MocoExamples"]),
+        .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI"], exclude: ["Documents"]),
         // Spawns the built `stubserver` and drives it through StubServerClient and haveReceived.
         .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "SpecKit", "StubServerTestSupport"]),
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "RehearsalSettings"]),
