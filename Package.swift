@@ -39,8 +39,13 @@ let package = Package(
         // OpenAPI 3.0/3.1 documents: the operation model, `$ref` resolution across confined
         // files, and the JSON Schema validator (`stubserver check`, contract checks).
         .target(name: "OpenAPI", dependencies: ["RehearsalJSON", "BoundedRegex"]),
-        .target(name: "StubServer", dependencies: ["HTTPEngine", "RehearsalJSON", "BoundedRegex", "CSystemShims", "StubVerification"]),
-        .target(name: "StubServerClient", dependencies: ["StubServer"]),
+        // The stub model as values, nothing of matching or serving: `StubDefinition` and its request
+        // and response parts, their moco JSON encoding, and what the admin API answers with
+        // (`RecordedRequest`, `StubInfo`, `ScenarioState`). Shared by StubServer and StubServerClient,
+        // so an app linking the client does not compile the moco engine.
+        .target(name: "StubModel", dependencies: ["RehearsalJSON"]),
+        .target(name: "StubServer", dependencies: ["HTTPEngine", "StubModel", "RehearsalJSON", "BoundedRegex", "CSystemShims", "StubVerification"]),
+        .target(name: "StubServerClient", dependencies: ["StubModel", "HTTPEngine", "StubVerification"]),
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer", "StubServerClient"]),
         // `make bench-router`: per-request routing cost, 10 vs 10,000 stubs.
         .executableTarget(name: "RouterBench", dependencies: ["StubServer"], path: "bench/RouterBench"),
@@ -72,7 +77,7 @@ let package = Package(
         .testTarget(name: "StubServerTests", dependencies: ["StubServer", "HTTPEngine", "StubServerTestSupport"], exclude: ["MocoExamples"]),
         .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI"]),
         // Spawns the built `stubserver` and drives it through StubServerClient and haveReceived.
-        .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "SpecKit", "StubServerTestSupport"]),
+        .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "StubServer", "SpecKit", "StubServerTestSupport"]),
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "RehearsalSettings"]),
         // No bootstrap file on purpose: proves a spec target without one fails loudly.
         .testTarget(name: "SpecKitNoBootstrapTests", dependencies: ["SpecKit"]),

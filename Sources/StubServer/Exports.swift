@@ -10,3 +10,6 @@
 // `CompiledRegex` (moco's `match` with a step budget) lives in BoundedRegex, shared with the
 // OpenAPI schema validator's `pattern`.
 @_exported import BoundedRegex
+// The stub model (`StubDefinition`, `RequestPattern`, `ResponseDefinition`, `RecordedRequest`, …)
+// lives in StubModel, shared with StubServerClient; `import StubServer` gives it as before.
+@_exported import StubModel
