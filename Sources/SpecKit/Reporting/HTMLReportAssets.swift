@@ -90,6 +90,7 @@ pre { font: 12px/1.35 var(--mono); margin: 4px 0; }
 .gallery.only-failing .cell:not(.fail):not(.recorded) .text-screen { display: none; }
 .plain-snapshots { margin: 4px 0; padding: 0; list-style: none; }
 .plain-snapshots li { margin: 6px 0; }
+.scenario, .screen, .cell { scroll-margin-top: 56px; }
 :target { outline: 3px solid var(--accent); outline-offset: 2px; }
 """#
 

@@ -77,10 +77,10 @@ struct HTMLReportGallery {
         scenarioAnchors[Self.key(report)] ?? "scenario"
     }
 
-    /// One CSS rule per grid width in the gallery (`.w40 { width: 40ch; }`): the page's policy
+    /// One CSS rule per grid width in the gallery (`.w40 { min-width: 40ch; }`): the page's policy
     /// allows no inline `style` attribute, so widths are classes.
     var widthRules: String {
-        widths.sorted().map { ".w\($0) { width: \($0)ch; }\n" }.joined()
+        widths.sorted().map { ".w\($0) { min-width: \($0)ch; }\n" }.joined()
     }
 
     /// Under a scenario: the screens it asserted, with links to its failing cells.
@@ -171,12 +171,21 @@ struct HTMLReportGallery {
     /// already laid out in the language's direction by TextScreen (right-to-left rows swapped and
     /// right-aligned), so the text itself is shown left to right, column for column, as in the file.
     private func content(_ record: SnapshotRecord, widthClass: String) -> String {
-        guard let reference = record.reference else {
-            return "<pre class=\"text-screen\(widthClass)\" dir=\"ltr\">\(HTMLText.escape(record.actual ?? "(no text)"))</pre>"
+        let (header, body) = Self.splitHeader(record.actual ?? "(no text)", screen: record.screen != nil)
+        var actual = body
+        let title = header.map { " title=\"\(HTMLText.escape($0))\"" } ?? ""
+        guard var reference = record.reference else {
+            return "<pre class=\"text-screen\(widthClass)\" dir=\"ltr\"\(title)>\(HTMLText.escape(actual))</pre>"
         }
-        let diff = SideBySideDiff(reference: reference, actual: record.actual ?? "")
-        func side(_ title: String, _ pick: (SideBySideDiff.Row) -> String?) -> String {
-            var out = "<div class=\"side\"><div class=\"side-title\">\(title)</div><pre class=\"text-screen\(widthClass)\" dir=\"ltr\">"
+        let (referenceHeader, referenceBody) = Self.splitHeader(reference, screen: record.screen != nil)
+        if referenceHeader == header {
+            reference = referenceBody
+        } else {
+            actual = record.actual ?? ""
+        }
+        let diff = SideBySideDiff(reference: reference, actual: actual)
+        func side(_ heading: String, _ pick: (SideBySideDiff.Row) -> String?) -> String {
+            var out = "<div class=\"side\"><div class=\"side-title\">\(heading)</div><pre class=\"text-screen\(widthClass)\" dir=\"ltr\">"
             for row in diff.rows {
                 if let line = pick(row) {
                     out += "<span class=\"ln \(row.kind.rawValue)\">"
@@ -188,6 +197,13 @@ struct HTMLReportGallery {
             return out + "</pre></div>"
         }
         return "<div class=\"side-by-side\">" + side("expected (reference)") { $0.left } + side("actual") { $0.right } + "</div>"
+    }
+
+    /// A screen's `# screen lang=… device=…` first line and the rest: the line says what the row and
+    /// column headings say and is wider than a phone, so it becomes the text's tooltip.
+    private static func splitHeader(_ text: String, screen: Bool) -> (header: String?, body: String) {
+        guard screen, text.hasPrefix("# screen "), let end = text.firstIndex(of: "\n") else { return (nil, text) }
+        return (String(text[..<end]), String(text[text.index(after: end)...]))
     }
 
     private static func outcomeClass(_ outcome: SnapshotRecord.Outcome) -> String {

@@ -72,7 +72,7 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertTrue(policy.contains("default-src 'none'"), policy)
         XCTAssertTrue(policy.contains("style-src \(SHA256.cspSource(style));"), policy)
         XCTAssertTrue(policy.contains("script-src \(SHA256.cspSource(script));"), policy)
-        XCTAssertTrue(style.contains(".w40 { width: 40ch; }"), "the grid width is a class of the hashed stylesheet")
+        XCTAssertTrue(style.contains(".w40 { min-width: 40ch; }"), "the grid width is a class of the hashed stylesheet")
         // The policy forbids inline attributes; the page uses none.
         XCTAssertNil(html.range(of: #"\s(style|on[a-z]+)\s*="#, options: .regularExpression), html)
         XCTAssertNil(html.range(of: #"(src|href)="(https?:)?//"#, options: .regularExpression), "no external asset")
