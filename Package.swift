@@ -33,6 +33,9 @@ let package = Package(
         // RFC 8259 parser with line/column errors, and the one JSON writer/string escaper.
         // Foundation-free and XCTest-free, so app-linkable targets and the OpenAPI reader use it too.
         .target(name: "RehearsalJSON"),
+        // A YAML 1.2 reader of our own (block/flow collections, every scalar style, anchors with an
+        // expansion cap, core schema) with line/column errors, converting to `JSONValue` for OpenAPI.
+        .target(name: "YAML", dependencies: ["RehearsalJSON"]),
         .target(name: "StubServer", dependencies: ["HTTPEngine", "RehearsalJSON", "CSystemShims", "StubVerification"]),
         .target(name: "StubServerClient", dependencies: ["StubServer"]),
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer", "StubServerClient"]),
@@ -66,6 +69,8 @@ let package = Package(
         .testTarget(name: "StubServerTests", dependencies: ["StubServer", "HTTPEngine", "StubServerTestSupport"], exclude: ["MocoExamples"]),
         // Spawns the built `stubserver` and drives it through StubServerClient and haveReceived.
         .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "SpecKit", "StubServerTestSupport"]),
+        // The YAML reader against hand-written cases, the yaml-test-suite (when its data is present) and fuzzing.
+        .testTarget(name: "YAMLTests", dependencies: ["YAML", "RehearsalJSON"]),
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "RehearsalSettings"]),
         // No bootstrap file on purpose: proves a spec target without one fails loudly.
         .testTarget(name: "SpecKitNoBootstrapTests", dependencies: ["SpecKit"]),
