@@ -143,7 +143,10 @@ enum YAMLCoreSchema {
         while whole.count > 1, whole.first == UInt8(ascii: "0") { whole.removeFirst() }
         if whole.isEmpty { whole = [UInt8(ascii: "0")] }
         var canonical = sign + String(decoding: whole, as: UTF8.self)
-        if hasPoint { canonical += "." + (fraction.isEmpty ? "0" : String(decoding: fraction, as: UTF8.self)) }
+        if hasPoint || exponent.isEmpty {
+            // `!!float 3` is 3.0: keep floats decimals in JSON too.
+            canonical += "." + (fraction.isEmpty ? "0" : String(decoding: fraction, as: UTF8.self))
+        }
         canonical += exponent
         return .float(Double(canonical) ?? 0, canonical)
     }

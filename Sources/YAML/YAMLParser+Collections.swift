@@ -96,6 +96,9 @@ extension YAMLParser {
             if token.kind == .flowSequenceEnd { break }
             if !first {
                 guard token.kind == .flowEntry else {
+                    if token.kind == .streamEnd || token.kind == .documentStart || token.kind == .documentEnd {
+                        throw fail("the flow sequence that starts at \(open.start) is not closed; expected ']'", at: token.start)
+                    }
                     throw fail("expected ',' or ']' in the flow sequence that starts at \(open.start), found \(token.description)", at: token.start)
                 }
                 _ = try next()
@@ -130,6 +133,9 @@ extension YAMLParser {
             if token.kind == .flowMappingEnd { break }
             if !first {
                 guard token.kind == .flowEntry else {
+                    if token.kind == .streamEnd || token.kind == .documentStart || token.kind == .documentEnd {
+                        throw fail("the flow mapping that starts at \(open.start) is not closed; expected '}'", at: token.start)
+                    }
                     throw fail("expected ',' or '}' in the flow mapping that starts at \(open.start), found \(token.description)", at: token.start)
                 }
                 _ = try next()

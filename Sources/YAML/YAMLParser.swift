@@ -109,7 +109,7 @@ struct YAMLParser {
         switch token.kind {
         case .value: " (a ':' here usually means a key is indented differently from its siblings)"
         case .blockEntry: " (a '-' here is indented differently from its sequence)"
-        case .scalar: " (is this line indented differently from its siblings?)"
+        case .scalar, .blockMappingStart, .blockSequenceStart: " (is this line indented differently from its siblings?)"
         default: ""
         }
     }

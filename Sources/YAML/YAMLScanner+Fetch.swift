@@ -148,7 +148,7 @@ extension YAMLScanner {
         } else {
             if flowLevel == 0 {
                 guard simpleKeyAllowed else {
-                    throw fail("a mapping value (':') is not allowed here; is a key on one line missing, or does a value need quotes?")
+                    throw fail("a ':' is not allowed here; a mapping key must be on one line (is a ':' missing on the line before, or does a value need quotes?)")
                 }
                 try rollIndent(column, tokenNumber: nil, kind: .blockMappingStart, at: mark)
             }

@@ -54,12 +54,13 @@ public struct YAMLMark: Sendable, Hashable, CustomStringConvertible {
 public struct YAMLLimits: Sendable {
     /// Largest input accepted, in bytes.
     public var maximumBytes: Int
-    /// Deepest nesting of collections.
+    /// Deepest nesting of collections. Lower than JSONParser's 512 because the reader recurses
+    /// through bigger frames (about 23 KB a level in a debug build); OpenAPI documents nest far less.
     public var maximumDepth: Int
     /// Most nodes a document may stand for once aliases are expanded (billion-laughs guard).
     public var maximumExpandedNodes: Int
 
-    public init(maximumBytes: Int = 64 << 20, maximumDepth: Int = 512, maximumExpandedNodes: Int = 2_000_000) {
+    public init(maximumBytes: Int = 64 << 20, maximumDepth: Int = 128, maximumExpandedNodes: Int = 2_000_000) {
         self.maximumBytes = maximumBytes
         self.maximumDepth = maximumDepth
         self.maximumExpandedNodes = maximumExpandedNodes
