@@ -36,8 +36,13 @@ let package = Package(
         // A YAML 1.2 reader of our own (block/flow collections, every scalar style, anchors with an
         // expansion cap, core schema) with line/column errors, converting to `JSONValue` for OpenAPI.
         .target(name: "YAML", dependencies: ["RehearsalJSON"]),
-        .target(name: "StubServer", dependencies: ["HTTPEngine", "RehearsalJSON", "CSystemShims", "StubVerification"]),
-        .target(name: "StubServerClient", dependencies: ["StubServer"]),
+        // The stub model as values, nothing of matching or serving: `StubDefinition` and its request
+        // and response parts, their moco JSON encoding, and what the admin API answers with
+        // (`RecordedRequest`, `StubInfo`, `ScenarioState`). Shared by StubServer and StubServerClient,
+        // so an app linking the client does not compile the moco engine.
+        .target(name: "StubModel", dependencies: ["RehearsalJSON"]),
+        .target(name: "StubServer", dependencies: ["HTTPEngine", "StubModel", "RehearsalJSON", "CSystemShims", "StubVerification"]),
+        .target(name: "StubServerClient", dependencies: ["StubModel", "HTTPEngine", "StubVerification"]),
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer", "StubServerClient"]),
         // `make bench-router`: per-request routing cost, 10 vs 10,000 stubs.
         .executableTarget(name: "RouterBench", dependencies: ["StubServer"], path: "bench/RouterBench"),
@@ -70,7 +75,7 @@ let package = Package(
         .target(name: "StubServerTestSupport", path: "Tests/StubServerTestSupport"),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer", "HTTPEngine", "StubServerTestSupport"], exclude: ["MocoExamples"]),
         // Spawns the built `stubserver` and drives it through StubServerClient and haveReceived.
-        .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "SpecKit", "StubServerTestSupport"]),
+        .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "StubServer", "SpecKit", "StubServerTestSupport"]),
         // The YAML reader against hand-written cases, the yaml-test-suite (when its data is present) and fuzzing.
         .testTarget(name: "YAMLTests", dependencies: ["YAML", "RehearsalJSON"]),
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "RehearsalSettings"]),
