@@ -77,7 +77,7 @@ let package = Package(
         // Spawns the built `stubserver` and drives it through StubServerClient and haveReceived.
         .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "StubServer", "SpecKit", "StubServerTestSupport"]),
         // The YAML reader against hand-written cases, the yaml-test-suite (when its data is present) and fuzzing.
-        .testTarget(name: "YAMLTests", dependencies: ["YAML", "RehearsalJSON"]),
+        .testTarget(name: "YAMLTests", dependencies: ["YAML", "RehearsalJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "RehearsalSettings"]),
         // No bootstrap file on purpose: proves a spec target without one fails loudly.
         .testTarget(name: "SpecKitNoBootstrapTests", dependencies: ["SpecKit"]),
