@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "TextSnapshot", targets: ["TextSnapshot"]),
         .library(name: "TextScreen", targets: ["TextScreen"]),
         .library(name: "DesignerNews", targets: ["DesignerNews"]),
+        // The scenario report model and renderers, to read or render SpecKit's fragments without XCTest.
+        .library(name: "SpecReporting", targets: ["SpecReporting"]),
         .executable(name: "stubserver", targets: ["StubServerCLI"]),
     ],
     targets: [
@@ -45,7 +47,10 @@ let package = Package(
         // App code may link SpecKitAppSupport and TextScreen; they never import XCTest
         // (`make check-app-targets`). SpecKit and TextSnapshot re-export them for tests.
         .target(name: "SpecKitAppSupport"),
-        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport", "TestRunObservation", "RehearsalSettings", "StubVerification"]),
+        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport", "TestRunObservation", "RehearsalSettings", "StubVerification", "SpecReporting"]),
+        // The report model (`ScenarioReport`, fragments) and its renderers (living document, JUnit),
+        // Foundation only: no XCTest, no Testing. SpecKit writes it; `speckit merge` merges shards of it.
+        .target(name: "SpecReporting"),
         .target(name: "TextScreen"),
         .target(name: "TextSnapshot", dependencies: ["TextScreen", "TestRunObservation", "RehearsalSettings"]),
         // Which XCTest test is running, shared by SpecKit (which starts watching while the test
