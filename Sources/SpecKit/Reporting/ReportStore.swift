@@ -211,10 +211,14 @@ enum RunScope {
         "--repeat-until", "--repetitions", "--experimental-maximum-parallelization-width",
     ]
 
-    /// A test name, `--filter`/`--skip`, `BDD_TAGS` or `BDD_SCENARIO` selects part of the run.
+    /// A test name, `--filter`/`--skip`, `BDD_TAGS` or `BDD_SCENARIO` selects part of the run
+    /// (a shard, `BDD_SHARD`, is never partial).
     static func isPartial(
         arguments: [String] = CommandLine.arguments, environment: [String: String] = SpecSettings.environment
     ) -> Bool {
+        // A shard's report is exactly its shard's scenarios, whatever else selects: `speckit merge`
+        // then never meets a scenario of an earlier run (or of another shard) in it.
+        if !(environment["BDD_SHARD"] ?? "").isEmpty { return false }
         for name in ["BDD_TAGS", "BDD_SCENARIO"] where !(environment[name] ?? "").isEmpty { return true }
         var rest = arguments.dropFirst()[...]
         while let argument = rest.first {

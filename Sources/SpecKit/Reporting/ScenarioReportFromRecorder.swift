@@ -2,7 +2,7 @@ import Foundation
 import SpecReporting
 
 extension ScenarioReport {
-    /// The report of the scenario `recorder` watched.
+    /// The report of the scenario `recorder` watched, tagged with this process's shard (`BDD_SHARD`).
     init(
         recorder: ScenarioRecorder, specClass: String, runID: String, xctestSkipped: Bool,
         xctestFailures: Int, duration: Double, finishedAt: Date = Date()
@@ -30,6 +30,7 @@ extension ScenarioReport {
             path: Array(groups.dropFirst()), keyword: scenario.keyword, title: scenario.title,
             testName: scenario.testName, tags: scenario.tags, example: scenario.example, ordinal: scenario.ordinal,
             status: status, reason: reason, duration: duration, steps: recorder.steps, failures: failures,
-            file: scenario.site.path, line: Int(scenario.site.line), finishedAt: finishedAt)
+            file: scenario.site.path, line: Int(scenario.site.line), finishedAt: finishedAt,
+            shard: SpecSettings.shard?.description)
     }
 }
