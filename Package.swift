@@ -18,6 +18,7 @@ let package = Package(
         // The scenario report model and renderers, to read or render SpecKit's fragments without XCTest.
         .library(name: "SpecReporting", targets: ["SpecReporting"]),
         .executable(name: "stubserver", targets: ["StubServerCLI"]),
+        .executable(name: "speckit", targets: ["SpeckitCLI"]),
     ],
     targets: [
         // Exposes the Linux system headers that Glibc's module map leaves out
@@ -51,6 +52,8 @@ let package = Package(
         // The report model (`ScenarioReport`, fragments) and its renderers (living document, JUnit),
         // Foundation only: no XCTest, no Testing. SpecKit writes it; `speckit merge` merges shards of it.
         .target(name: "SpecReporting"),
+        // `speckit merge`: the shards' reports of a sharded run (`BDD_SHARD=i/n`) merged into one.
+        .executableTarget(name: "SpeckitCLI", dependencies: ["SpecReporting"]),
         .target(name: "TextScreen"),
         .target(name: "TextSnapshot", dependencies: ["TextScreen", "TestRunObservation", "RehearsalSettings"]),
         // Which XCTest test is running, shared by SpecKit (which starts watching while the test
