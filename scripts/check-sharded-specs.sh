@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 24's done-when check for sharding: the sample's specs (the Specs target) run whole, then as
 # four shards (BDD_SHARD=1/4 … 4/4, four `swift test` processes, each with its own report folder as
-# four CI machines would have), and `speckit merge` of the four equals the whole run: the same
+# four CI machines would have), and `speckit merge` of the four (LIVING-DOC.md, junit.xml, report.html) equals the whole run: the same
 # scenarios with the same statuses, the same counts in LIVING-DOC.md and junit.xml. Then the merge's
 # refusals: a missing shard, a shard given twice, and shards of different runs.
 # Run by `make test` after the build; `make check-sharding` runs it alone. Needs a built tree.
@@ -61,6 +61,13 @@ def counts(folder):
     junit = open(f"{work}/{folder}/junit.xml", encoding="utf-8").read()
     suites = re.search(r'<testsuites name="SpecKit" (tests="\d+" failures="\d+" errors="\d+" skipped="\d+")', junit).group(1)
     return summary, suites, junit.count("<testcase ")
+import os
+if not os.path.getsize(f"{work}/merged/report.html"):
+    problems.append("the merge wrote no report.html")
+def snapshots(records):
+    return sorted((key, s["path"], s["outcome"]) for key, r in records.items() for s in (r.get("snapshots") or []))
+if snapshots(whole) != snapshots(merged):
+    problems.append(f"the snapshot gallery differs: {len(snapshots(whole))} snapshots unsharded, {len(snapshots(merged))} merged")
 if counts("whole") != counts("merged"):
     problems.append(f"counts differ: unsharded {counts('whole')}, merged {counts('merged')}")
 if problems:
@@ -68,7 +75,8 @@ if problems:
     for p in problems[:30]:
         print("  " + p, file=sys.stderr)
     sys.exit(1)
-print(f"check-sharded-specs: 4 shards ran {sizes} scenarios; merged = unsharded: {len(whole)} scenarios, {counts('whole')[0]}")
+print(f"check-sharded-specs: 4 shards ran {sizes} scenarios; merged = unsharded: {len(whole)} scenarios, "
+      f"{len(snapshots(whole))} snapshots, {counts('whole')[0]}")
 PY
 
 expect_refusal() { # <description> <expected message fragment> <speckit merge arguments…>

@@ -58,13 +58,15 @@ public struct ScenarioReport: Codable, Sendable, Equatable {
     public var finishedAt: Date
     /// `i/n` when the scenario ran in shard `i` of `n` (`BDD_SHARD`); `nil` in an unsharded run.
     public var shard: String?
+    /// The text snapshots the scenario asserted, in order (nil when it took none).
+    public var snapshots: [SnapshotRecord]? = nil
 
     public init(
         formatVersion: Int = ScenarioReport.formatVersion, runID: String, specClass: String, feature: Group,
         featureIndex: Int, path: [Group], keyword: String, title: String, testName: String, tags: [String],
         example: [ExampleField]?, ordinal: Int, status: Status, reason: String?, duration: Double,
         steps: [StepResult], failures: [FailureRecord], file: String, line: Int, finishedAt: Date,
-        shard: String? = nil
+        shard: String? = nil, snapshots: [SnapshotRecord]? = nil
     ) {
         self.formatVersion = formatVersion
         self.runID = runID
@@ -87,6 +89,7 @@ public struct ScenarioReport: Codable, Sendable, Equatable {
         self.line = line
         self.finishedAt = finishedAt
         self.shard = shard
+        self.snapshots = snapshots
     }
 
     /// What names the scenario across runs, machines and shards: `Specs.LoginSpec/Short password`.

@@ -61,8 +61,8 @@ public enum ShardMerge {
         return Merged(reports: ReportOrdering.sorted(all), runIDs: runs.keys.sorted(), shardCount: shardCount)
     }
 
-    /// Writes `LIVING-DOC.md`, `junit.xml` and `scenarios.jsonl` into `directory` (created when
-    /// missing), each atomically, and returns their URLs.
+    /// Writes `scenarios.jsonl`, `LIVING-DOC.md`, `junit.xml` and `report.html` into `directory`
+    /// (created when missing), each atomically, and returns their URLs.
     @discardableResult
     public static func write(_ merged: Merged, to directory: URL, generatedAt: Date = Date()) throws -> [URL] {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -73,7 +73,8 @@ public enum ShardMerge {
             ("scenarios.jsonl", try FragmentReader.jsonLines(merged.reports)),
             ("LIVING-DOC.md", Data(LivingDocRenderer.render(merged.reports, context: context).utf8)),
             ("junit.xml", Data(JUnitRenderer.render(merged.reports, context: context).utf8)),
-        ] + additionalRenderers.map { ($0.fileName, Data($0.render(merged.reports, context).utf8)) }
+            ("report.html", Data(HTMLReportRenderer.render(merged.reports, context: context).utf8)),
+        ]
         var written: [URL] = []
         for (name, data) in files {
             let url = directory.appendingPathComponent(name)
@@ -82,10 +83,6 @@ public enum ShardMerge {
         }
         return written
     }
-
-    /// HOOK for the HTML report: a renderer listed here is written next to the living document by
-    /// every merge (`speckit merge`), e.g. `("report.html", { HTMLReportRenderer.render($0, context: $1) })`.
-    static let additionalRenderers: [(fileName: String, render: @Sendable ([ScenarioReport], ReportContext) -> String)] = []
 
     /// Within one input a scenario recorded twice (run again with the same run ID) counts once, its
     /// latest outcome, as in a single run's report.

@@ -18,14 +18,14 @@ enum SpeckitHelp {
         """
 
     static let merge = """
-        speckit merge: merge the reports of a sharded run into one living document, JUnit file and report.
+        speckit merge: merge the reports of a sharded run into one living document, JUnit file and HTML report.
 
         Usage:
           speckit merge <input>... -o <folder> [--allow-mixed-runs]
 
         Each <input> is one shard's BDD_REPORT_DIR (its scenarios.jsonl is read), a folder of
         fragments (every *.jsonl below it, e.g. <report dir>/fragments/<run id>), or one .jsonl file.
-        Writes <folder>/LIVING-DOC.md, <folder>/junit.xml and <folder>/scenarios.jsonl.
+        Writes <folder>/LIVING-DOC.md, junit.xml, report.html and scenarios.jsonl.
 
         Options:
           -o, --output <folder>   where the merged report goes (created when missing)

@@ -2,7 +2,8 @@ import Foundation
 import SpecReporting
 
 extension ScenarioReport {
-    /// The report of the scenario `recorder` watched, tagged with this process's shard (`BDD_SHARD`).
+    /// The report of the scenario `recorder` watched, tagged with this process's shard (`BDD_SHARD`),
+    /// with the text snapshots it asserted.
     init(
         recorder: ScenarioRecorder, specClass: String, runID: String, xctestSkipped: Bool,
         xctestFailures: Int, duration: Double, finishedAt: Date = Date()
@@ -32,5 +33,6 @@ extension ScenarioReport {
             status: status, reason: reason, duration: duration, steps: recorder.steps, failures: failures,
             file: scenario.site.path, line: Int(scenario.site.line), finishedAt: finishedAt,
             shard: SpecSettings.shard?.description)
+        snapshots = ScenarioSnapshots.take(for: recorder)
     }
 }
