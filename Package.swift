@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "BoundedRegex", dependencies: ["RehearsalJSON"]),
         // OpenAPI 3.0/3.1 documents: the operation model, `$ref` resolution across confined
         // files, and the JSON Schema validator (`stubserver check`, contract checks).
-        .target(name: "OpenAPI", dependencies: ["RehearsalJSON", "BoundedRegex"]),
+        .target(name: "OpenAPI", dependencies: ["RehearsalJSON", "BoundedRegex", "YAML"]),
         // The stub model as values, nothing of matching or serving: `StubDefinition` and its request
         // and response parts, their moco JSON encoding, and what the admin API answers with
         // (`RecordedRequest`, `StubInfo`, `ScenarioState`). Shared by StubServer and StubServerClient,
