@@ -10,7 +10,7 @@ import YAML
 /// ```
 public struct OpenAPILoader: Sendable {
     /// Parses a YAML document into nodes whose offsets are UTF-8 offsets into the same bytes
-    /// (our YAML reader; nil refuses YAML documents with a clear error).
+    /// (our YAML reader), so errors in YAML documents name lines and columns the same way.
     package var parseYAML: (@Sendable ([UInt8]) throws -> JSONNode)? = { bytes in try YAMLReader.jsonNode(from: bytes) }
     /// Files a `$ref` may name must lie in this folder (default: the top document's folder).
     public var root: String?
@@ -49,7 +49,7 @@ public struct OpenAPILoader: Sendable {
             do throws(JSONSyntaxError) {
                 return try JSONParser.parse(bytes)
             } catch {
-                let hint = looksJSON ? "" : " (YAML documents need the YAML reader, which this build does not have yet; convert the document to JSON)"
+                let hint = looksJSON || parseYAML != nil ? "" : " (no YAML reader is configured; convert the document to JSON)"
                 throw OpenAPIError([OpenAPIDiagnostic(document: name, path: "", message: "malformed JSON: \(error.message)\(hint)", position: error.position)])
             }
         }
