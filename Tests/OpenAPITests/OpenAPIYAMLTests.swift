@@ -60,7 +60,7 @@ final class OpenAPIYAMLTests: XCTestCase {
         candidates.append(repository.appendingPathComponent("Tests/YAMLTests/Fixtures/openapi-examples"))
         candidates.append(repository.deletingLastPathComponent().appendingPathComponent("shared/reference/openapi-examples"))
         guard let examples = candidates.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("LICENSE").path) }) else {
-            throw XCTSkip("the public OpenAPI examples are not present (see docs/stub-config.md#yaml-documents-openapi)")
+            throw XCTSkip("the public OpenAPI examples are not present (see docs/contract-checks.md#yaml-documents)")
         }
         let loader = OpenAPILoader(workingDirectory: examples.path)
         var compared = 0
