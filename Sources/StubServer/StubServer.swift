@@ -81,9 +81,8 @@ public final class StubServer: @unchecked Sendable {
     let scenarioStates: ScenarioStates
     /// The configuration's router (without added stubs).
     private var fileRouting: any RequestRouting
-    /// Stubs added at run time, newest first, and their compiled router.
-    private var added: [StubDefinition] = []
-    private var addedRouter: Router?
+    /// Stubs added at run time, newest first, updated in place (see `AddedStubRouter`).
+    private let added: AddedStubRouter
     private var nextAddedNumber = 1
     private let adminEndpoint: AdminEndpoint?
     /// The dashboard's live feed (`/__admin/ui/events`).
@@ -149,6 +148,7 @@ public final class StubServer: @unchecked Sendable {
         self.loadWarnings = []
         self.scenarioStates = scenarios
         self.fileRouting = routing
+        self.added = AddedStubRouter(options: Self.routerOptions(options, scenarios))
         if let router = routing as? Router { scenarios.keepOnly(router.scenarioNames) }
         let journal = RequestJournal(
             capacity: options.journalCapacity, byteCapacity: options.journalByteCapacity, bodyExcerptLimit: options.journalBodyLimit)
@@ -315,11 +315,11 @@ public final class StubServer: @unchecked Sendable {
     /// Swaps in the file's router and the added stubs' as one; drops the states of scenarios
     /// no stub mentions any more. Call with `lock` held.
     private func installRoutesLocked() {
-        var names = addedRouter?.scenarioNames ?? []
+        var names = added.scenarioNames
         if let router = fileRouting as? Router { names += router.scenarioNames }
         scenarioStates.keepOnly(names)
         // Without added stubs the configuration's router serves alone (no extra hop per request).
-        routes.replace(with: addedRouter == nil ? fileRouting : ServerRouting(added: addedRouter, file: fileRouting))
+        routes.replace(with: added.sessionCount == 0 ? fileRouting : ServerRouting(added: added, file: fileRouting))
         dashboardFeed.publish(event: "stubs", data: "{}")
     }
 
@@ -355,15 +355,13 @@ public final class StubServer: @unchecked Sendable {
         for var stub in stubs {
             stub.reference = .added(number)
             number += 1
-            fresh.insert(stub, at: 0)
+            fresh.append(stub)
         }
-        let candidate = fresh + added
-        let router = try Router(stubs: candidate, options: Self.routerOptions(options, scenarioStates))
+        // Only the new sessions are compiled and filed: the others keep their state.
+        try added.add(fresh)
         nextAddedNumber = number
-        added = candidate
-        addedRouter = router
         installRoutesLocked()
-        return fresh.reversed().map { $0.reference!.description }
+        return fresh.map { $0.reference!.description }
     }
 
     /// Adds one stub; see `addStubs(_:)`.
@@ -377,21 +375,18 @@ public final class StubServer: @unchecked Sendable {
     public func removeStub(id: String) throws {
         lock.lock()
         defer { lock.unlock() }
-        guard let position = added.firstIndex(where: { $0.reference?.description == id }) else {
+        guard id.hasPrefix("admin-"), let number = Int(id.dropFirst("admin-".count)), StubReference.added(number).description == id,
+              added.remove(number)
+        else {
             throw StubServerAdminError.unknownStub(id)
         }
-        var remaining = added
-        remaining.remove(at: position)
-        addedRouter = remaining.isEmpty ? nil : try Router(stubs: remaining, options: Self.routerOptions(options, scenarioStates))
-        added = remaining
         installRoutesLocked()
     }
 
     /// Drops every added stub.
     public func resetStubs() {
         lock.lock()
-        added = []
-        addedRouter = nil
+        added.removeAll()
         installRoutesLocked()
         lock.unlock()
     }
@@ -399,7 +394,7 @@ public final class StubServer: @unchecked Sendable {
     /// Every stub in the order tried: added ones (newest first), then the configuration's.
     public func stubs() -> [StubInfo] {
         lock.lock()
-        let added = added
+        let added = added.definitions
         let fileRouting = fileRouting
         lock.unlock()
         var list = added.map { StubInfo(id: $0.reference!.description, source: StubReference.addedFile, session: $0.mocoJSON) }
@@ -428,7 +423,8 @@ public final class StubServer: @unchecked Sendable {
     func lockedRouting() -> (count: Int, added: Int) {
         lock.lock(); defer { lock.unlock() }
         let fileCount = (fileRouting as? Router)?.stubCount ?? 0
-        return (added.count + fileCount, added.count)
+        let addedCount = added.sessionCount
+        return (addedCount + fileCount, addedCount)
     }
 
     // MARK: The journal, in the admin API's words
@@ -547,12 +543,11 @@ extension Router: RequestRouting {}
 /// Added stubs first, then the configuration's (one routing pass over both, so catch-alls
 /// still come last and a miss is compared with every stub).
 struct ServerRouting: RequestRouting {
-    let added: Router?
+    let added: AddedStubRouter
     let file: any RequestRouting
 
     func route(_ request: HTTPRequest) -> RouteResult {
-        guard let added else { return file.route(request) }
-        if let router = file as? Router { return Router.route(request, first: added, then: router) }
+        if let router = file as? Router { return added.reading { Router.route(request, first: added, then: router) } }
         if added.stub(matching: request) != nil { return added.route(request) }
         return file.route(request)
     }

@@ -19,6 +19,14 @@ struct NearMissHint: Sendable {
     /// `leadingSegmentHash` of the `equal` uri (`.singleEqual` only).
     var leadingSegment: UInt64 = 0
 
+    /// The place of a removed stub: no conditions, never ranked.
+    static let removed = NearMissHint()
+
+    private init() {
+        conditionCount = 0
+        pathShape = .none
+    }
+
     init(_ stub: CompiledStub) {
         conditionCount = stub.conditions.count
         var pathConditions = 0
@@ -79,20 +87,37 @@ struct NearMissHint: Sendable {
     }
 }
 
+/// The stubs of one router, in the order they are tried, for the prefiltered ranking.
+protocol NearMissPool {
+    /// Positions run from 0 to `count - 1` in the order the stubs are tried.
+    var count: Int { get }
+    /// The stub at a position; nil for a removed added stub's place.
+    func stub(at position: Int) -> CompiledStub?
+    func hint(at position: Int) -> NearMissHint
+    /// The positions the route index offers for the request's path (whatever the method), ascending.
+    var offered: [Int] { get }
+}
+
 extension NearMissRanking {
     /// One router's stubs for the prefiltered ranking: the stubs, their hints, and the
     /// positions the route index offers for the request's path (whatever the method).
-    struct Pool {
+    struct Pool: NearMissPool {
         let stubs: [CompiledStub]
         let hints: [NearMissHint]
         let offered: [Int]
+
+        var count: Int { stubs.count }
+        @inline(__always) func stub(at position: Int) -> CompiledStub? { stubs[position] }
+        @inline(__always) func hint(at position: Int) -> NearMissHint { hints[position] }
     }
 
     /// The same answer as `closest(_:among:then:count:)` over the pools' stubs, without
     /// evaluating most of them: only the offered stubs can have a path that holds, so they are
     /// ranked first; only when fewer than `count` of them have a holding (or no) path are the
     /// others looked at, in order, each skipped when its lower bound cannot make the list.
-    static func closest(_ view: RequestView, pools first: Pool, _ second: Pool?, count: Int) -> [(stub: CompiledStub, failed: [RequestCondition])] {
+    static func closest<First: NearMissPool, Second: NearMissPool>(
+        _ view: RequestView, pools first: First, _ second: Second?, count: Int
+    ) -> [(stub: CompiledStub, failed: [RequestCondition])] {
         guard count > 0 else { return [] }
         var best: [(score: Score, stub: CompiledStub, ordinal: Int)] = []
         best.reserveCapacity(min(count, 8) + 1)
@@ -103,41 +128,43 @@ extension NearMissRanking {
             best.insert((score, stub, ordinal), at: position)
             if best.count > count { best.removeLast() }
         }
-        var base = 0
-        for pool in [first] + (second.map { [$0] } ?? []) {
-            for position in pool.offered where !pool.stubs[position].conditions.isEmpty {
+        func rankOffered<Pool: NearMissPool>(_ pool: Pool, base: Int) {
+            for position in pool.offered {
+                guard let stub = pool.stub(at: position), !stub.conditions.isEmpty else { continue }
                 let bound = best.count == count ? best[count - 1].score : nil
-                guard let score = score(pool.stubs[position].conditions, view, betterThan: bound), score.pathMiss < 2 else { continue }
-                insert(score, pool.stubs[position], base + position)
+                guard let score = score(stub.conditions, view, betterThan: bound), score.pathMiss < 2 else { continue }
+                insert(score, stub, base + position)
             }
-            base += pool.stubs.count
         }
+        rankOffered(first, base: 0)
+        if let second { rankOffered(second, base: first.count) }
         if best.count < count {
             // Every stub whose path holds (or that has none) is in `best` (no bound applied):
             // the rest fail their path; rank them in order as the full scan would.
             let ranked = Set(best.map(\.ordinal))
             let requestSegment = NearMissHint.leadingSegmentHash(view.path)
             let requestMethod = view.method
-            base = 0
-            for pool in [first] + (second.map { [$0] } ?? []) {
+            func rankRest<Pool: NearMissPool>(_ pool: Pool, base: Int) {
+                let offered = pool.offered
                 var next = 0
-                for position in pool.stubs.indices {
+                for position in 0..<pool.count {
                     // Cheapest tests first: this loop sees every stub of 100,000.
-                    while next < pool.offered.count && pool.offered[next] < position { next += 1 }
-                    let offered = next < pool.offered.count && pool.offered[next] == position
+                    while next < offered.count && offered[next] < position { next += 1 }
+                    let isOffered = next < offered.count && offered[next] == position
                     let bound = best.count == count ? best[count - 1].score : nil
-                    if let bound, !offered,
-                       let lowest = pool.hints[position].bestScoreWithFailedPath(requestMethod: requestMethod, requestLeadingSegment: requestSegment),
+                    let hint = pool.hint(at: position)
+                    if let bound, !isOffered,
+                       let lowest = hint.bestScoreWithFailedPath(requestMethod: requestMethod, requestLeadingSegment: requestSegment),
                        !(lowest < bound) {
                         continue
                     }
-                    if pool.hints[position].conditionCount == 0 || (!ranked.isEmpty && ranked.contains(base + position)) { continue }
-                    let stub = pool.stubs[position]
-                    guard let score = score(stub.conditions, view, betterThan: bound) else { continue }
+                    if hint.conditionCount == 0 || (!ranked.isEmpty && ranked.contains(base + position)) { continue }
+                    guard let stub = pool.stub(at: position), let score = score(stub.conditions, view, betterThan: bound) else { continue }
                     insert(score, stub, base + position)
                 }
-                base += pool.stubs.count
             }
+            rankRest(first, base: 0)
+            if let second { rankRest(second, base: first.count) }
         }
         return best.map { ($0.stub, score($0.stub.conditions, view).failed) }
     }
