@@ -33,6 +33,9 @@ let package = Package(
         // RFC 8259 parser with line/column errors, and the one JSON writer/string escaper.
         // Foundation-free and XCTest-free, so app-linkable targets and the OpenAPI reader use it too.
         .target(name: "RehearsalJSON"),
+        // A YAML 1.2 reader of our own (block/flow collections, every scalar style, anchors with an
+        // expansion cap, core schema) with line/column errors, converting to `JSONValue` for OpenAPI.
+        .target(name: "YAML", dependencies: ["RehearsalJSON"]),
         // The stub model as values, nothing of matching or serving: `StubDefinition` and its request
         // and response parts, their moco JSON encoding, and what the admin API answers with
         // (`RecordedRequest`, `StubInfo`, `ScenarioState`). Shared by StubServer and StubServerClient,
@@ -43,6 +46,8 @@ let package = Package(
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer", "StubServerClient"]),
         // `make bench-router`: per-request routing cost, 10 vs 10,000 stubs.
         .executableTarget(name: "RouterBench", dependencies: ["StubServer"], path: "bench/RouterBench"),
+        // `make bench-yaml`: the YAML reader on a 10 MB OpenAPI-shaped document against JSONParser on the same data.
+        .executableTarget(name: "YAMLBench", dependencies: ["YAML", "RehearsalJSON"], path: "bench/YAMLBench"),
         // `make bench-proxy`: the upstream client against URLSession on the same upstream.
         .executableTarget(name: "UpstreamClientBench", dependencies: ["StubServer"], path: "bench/UpstreamClientBench"),
         // `make bench-live`: websocket echo round trip versus an HTTP keep-alive request.
@@ -71,6 +76,8 @@ let package = Package(
         .testTarget(name: "StubServerTests", dependencies: ["StubServer", "HTTPEngine", "StubServerTestSupport"], exclude: ["MocoExamples"]),
         // Spawns the built `stubserver` and drives it through StubServerClient and haveReceived.
         .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "StubServer", "SpecKit", "StubServerTestSupport"]),
+        // The YAML reader against hand-written cases, the yaml-test-suite (when its data is present) and fuzzing.
+        .testTarget(name: "YAMLTests", dependencies: ["YAML", "RehearsalJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "RehearsalSettings"]),
         // No bootstrap file on purpose: proves a spec target without one fails loudly.
         .testTarget(name: "SpecKitNoBootstrapTests", dependencies: ["SpecKit"]),
