@@ -24,7 +24,7 @@ let package = Package(
         // What verifying requests needs and nothing of the engine: `RequestFilter` (moco's request
         // matcher as a value) and the `ReceivedRequestsVerifying` protocol. SpecKit's
         // `haveReceived` builds on it; StubServer and StubServerClient conform.
-        .target(name: "StubVerification"),
+        .target(name: "StubVerification", dependencies: ["RehearsalJSON"]),
         // The transport, knowing nothing of moco: event loops and poller, sockets and system calls,
         // the HTTP/1.1 parser and writer, the four reply kinds, limits, memory budget, the
         // upstream client with TLS, websocket framing. StubServer builds moco on top of it.
@@ -60,8 +60,8 @@ let package = Package(
         .executableTarget(name: "LiveBench", dependencies: ["StubServer"], path: "bench/LiveBench"),
         // App code may link SpecKitAppSupport and TextScreen; they never import XCTest
         // (`make check-app-targets`). SpecKit and TextSnapshot re-export them for tests.
-        .target(name: "SpecKitAppSupport"),
-        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport", "TestRunObservation", "RehearsalSettings", "StubVerification"]),
+        .target(name: "SpecKitAppSupport", dependencies: ["RehearsalJSON"]),
+        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport", "RehearsalJSON", "TestRunObservation", "RehearsalSettings", "StubVerification"]),
         .target(name: "TextScreen"),
         .target(name: "TextSnapshot", dependencies: ["TextScreen", "TestRunObservation", "RehearsalSettings"]),
         // Which XCTest test is running, shared by SpecKit (which starts watching while the test
