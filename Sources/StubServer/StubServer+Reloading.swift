@@ -70,11 +70,11 @@ extension StubServer {
     /// Swaps in the file's router and the added stubs' as one; drops the states of scenarios
     /// no stub mentions any more. Call with `lock` held.
     func installRoutesLocked() {
-        var names = addedRouter?.scenarioNames ?? []
+        var names = added.scenarioNames
         if let router = fileRouting as? Router { names += router.scenarioNames }
         scenarioStates.keepOnly(names)
         // Without added stubs the configuration's router serves alone (no extra hop per request).
-        routes.replace(with: addedRouter == nil ? fileRouting : ServerRouting(added: addedRouter, file: fileRouting))
+        routes.replace(with: added.sessionCount == 0 ? fileRouting : ServerRouting(added: added, file: fileRouting))
         dashboardFeed.publish(event: "stubs", data: "{}")
     }
 

@@ -81,9 +81,8 @@ public final class StubServer: @unchecked Sendable {
     let scenarioStates: ScenarioStates
     /// The configuration's router (without added stubs).
     var fileRouting: any RequestRouting
-    /// Stubs added at run time, newest first, and their compiled router.
-    var added: [StubDefinition] = []
-    var addedRouter: Router?
+    /// Stubs added at run time, newest first, updated in place (see `AddedStubRouter`).
+    let added: AddedStubRouter
     var nextAddedNumber = 1
     private let adminEndpoint: AdminEndpoint?
     /// The dashboard's live feed (`/__admin/ui/events`).
@@ -148,6 +147,7 @@ public final class StubServer: @unchecked Sendable {
         self.loadWarnings = []
         self.scenarioStates = scenarios
         self.fileRouting = routing
+        self.added = AddedStubRouter(options: Self.routerOptions(options, scenarios))
         if let router = routing as? Router { scenarios.keepOnly(router.scenarioNames) }
         let journal = RequestJournal(
             capacity: options.journalCapacity, byteCapacity: options.journalByteCapacity, bodyExcerptLimit: options.journalBodyLimit)
