@@ -5,7 +5,7 @@ SWIFTC ?= swiftc
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test lint format test-browser test-examples check-doc-snippets check-app-targets check-darwin stub stub-deps bench bench-tools bench-router bench-proxy bench-live bench-hardening bench-specs bench-spec-build bench-snapshots width-table
+.PHONY: help build test lint format test-browser test-examples check-doc-snippets check-app-targets check-darwin stub stub-deps bench bench-tools bench-router bench-proxy bench-live bench-hardening bench-specs bench-spec-build bench-snapshots bench-yaml width-table
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -19,10 +19,10 @@ test: check-app-targets check-doc-snippets check-darwin ## build and run the who
 	$(MAKE) test-browser
 	$(MAKE) test-examples
 
-test-browser: ## the stubserver dashboard in headless chromium (installed with apt-get when missing); screenshots in .build/browser/
+test-browser: ## the stubserver dashboard and the spec report (sample + gallery fixture) in headless chromium (installed with apt-get when missing); screenshots in .build/browser/
 	bash scripts/browser-deps.sh
-	$(SWIFT) build --product stubserver
-	python3 scripts/browser-test.py --stubserver "$$($(SWIFT) build --show-bin-path)/stubserver"
+	$(SWIFT) build --build-tests
+	python3 scripts/browser-test.py --swift '$(SWIFT)' --stubserver "$$($(SWIFT) build --show-bin-path)/stubserver"
 
 test-examples: ## build and test every Examples/* package as a user's package (XCTest + Swift Testing)
 	SWIFT='$(SWIFT)' bash scripts/check-examples.sh
@@ -117,6 +117,10 @@ bench-snapshots: ## time verifying 1,000 existing text snapshots (release build)
 	$(RELEASE_BUILD) --product TextSnapshotBench
 	.build/release/TextSnapshotBench
 
+bench-yaml: ## release build; the YAML reader on a 10 MB OpenAPI-shaped document vs JSONParser on the same data (YAML_FILE=path: time that file)
+	$(RELEASE_BUILD) --product YAMLBench
+	.build/release/YAMLBench $(YAML_FILE)
+
 width-table: ## regenerate TextSnapshot's display-width table from Unicode data (python3)
 	python3 scripts/generate-width-table.py > Sources/TextScreen/Layout/DisplayWidthTable.swift
 
@@ -131,11 +135,15 @@ specs: ## build and run only the DesignerNews QA specs (Specs/)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter '$(SPECS_FILTER)'
 
-report: ## run Specs/ and write its living document to .build/specs-report/LIVING-DOC.md (+ junit.xml)
+report: ## run Specs/ and write .build/specs-report/report.html (opened when a desktop opener exists), LIVING-DOC.md and junit.xml
 	$(SWIFT) build --build-tests
 	rm -rf '$(SPECS_REPORT)'
 	status=0; BDD_REPORT_DIR='$(SPECS_REPORT)' $(SWIFT) test --skip-build --filter '$(SPECS_FILTER)' || status=$$?; \
-	echo "living document: $(SPECS_REPORT)/LIVING-DOC.md"; exit $$status
+	echo "living document: $(SPECS_REPORT)/LIVING-DOC.md"; \
+	echo "HTML report: $(SPECS_REPORT)/report.html"; \
+	if [ "$$(uname -s)" = Darwin ]; then open '$(SPECS_REPORT)/report.html'; \
+	elif command -v xdg-open >/dev/null 2>&1 && [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then xdg-open '$(SPECS_REPORT)/report.html' >/dev/null 2>&1 || true; fi; \
+	exit $$status
 
 record: ## re-record Specs/ snapshots that differ (RECORD=all rewrites every one), then verify them
 	$(SWIFT) build --build-tests
