@@ -41,15 +41,15 @@ let package = Package(
         .target(name: "BoundedRegex", dependencies: ["RehearsalJSON"]),
         // OpenAPI 3.0/3.1 documents: the operation model, `$ref` resolution across confined
         // files, and the JSON Schema validator (`stubserver check`, contract checks).
-        .target(name: "OpenAPI", dependencies: ["RehearsalJSON", "BoundedRegex"]),
+        .target(name: "OpenAPI", dependencies: ["RehearsalJSON", "BoundedRegex", "YAML"]),
         // The stub model as values, nothing of matching or serving: `StubDefinition` and its request
         // and response parts, their moco JSON encoding, and what the admin API answers with
         // (`RecordedRequest`, `StubInfo`, `ScenarioState`). Shared by StubServer and StubServerClient,
         // so an app linking the client does not compile the moco engine.
         .target(name: "StubModel", dependencies: ["RehearsalJSON"]),
-        .target(name: "StubServer", dependencies: ["HTTPEngine", "StubModel", "RehearsalJSON", "BoundedRegex", "CSystemShims", "StubVerification"]),
+        .target(name: "StubServer", dependencies: ["HTTPEngine", "StubModel", "RehearsalJSON", "BoundedRegex", "OpenAPI", "CSystemShims", "StubVerification"]),
         .target(name: "StubServerClient", dependencies: ["StubModel", "HTTPEngine", "StubVerification"]),
-        .executableTarget(name: "StubServerCLI", dependencies: ["StubServer", "StubServerClient"]),
+        .executableTarget(name: "StubServerCLI", dependencies: ["StubServer", "StubServerClient", "OpenAPI"]),
         // `make bench-router`: per-request routing cost, 10 vs 10,000 stubs.
         .executableTarget(name: "RouterBench", dependencies: ["StubServer"], path: "bench/RouterBench"),
         // `make bench-yaml`: the YAML reader on a 10 MB OpenAPI-shaped document against JSONParser on the same data.
@@ -79,7 +79,7 @@ let package = Package(
         .executableTarget(name: "TextSnapshotBench", dependencies: ["TextSnapshot"], path: "bench/TextSnapshotBench"),
         // The built `stubserver` as a subprocess, shared by the two test targets that spawn it.
         .target(name: "StubServerTestSupport", path: "Tests/StubServerTestSupport"),
-        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "HTTPEngine", "StubServerTestSupport"], exclude: ["MocoExamples"]),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "HTTPEngine", "OpenAPI", "StubServerTestSupport"], exclude: ["MocoExamples"]),
         .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI"]),
         // Spawns the built `stubserver` and drives it through StubServerClient and haveReceived.
         .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "StubServer", "SpecKit", "StubServerTestSupport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import RehearsalJSON
+import YAML
 
 /// Reads an OpenAPI document and the files its `$ref`s name into an `OpenAPIDocument`,
 /// reporting every problem with the document, JSON path, line and column.
@@ -8,9 +9,9 @@ import RehearsalJSON
 /// let api = try OpenAPILoader().load("Stubs/openapi.json")
 /// ```
 public struct OpenAPILoader: Sendable {
-    /// Parses a YAML document into nodes whose offsets are UTF-8 offsets into the same bytes.
-    /// Nil until the YAML reader is plugged in: YAML documents are then refused with a clear error.
-    package var parseYAML: (@Sendable ([UInt8]) throws -> JSONNode)?
+    /// Parses a YAML document into nodes whose offsets are UTF-8 offsets into the same bytes
+    /// (our YAML reader), so errors in YAML documents name lines and columns the same way.
+    package var parseYAML: (@Sendable ([UInt8]) throws -> JSONNode)? = { bytes in try YAMLReader.jsonNode(from: bytes) }
     /// Files a `$ref` may name must lie in this folder (default: the top document's folder).
     public var root: String?
     public var workingDirectory: String
@@ -45,12 +46,14 @@ public struct OpenAPILoader: Sendable {
             do throws(JSONSyntaxError) {
                 return try JSONParser.parse(bytes)
             } catch {
-                let hint = looksJSON ? "" : " (YAML documents need the YAML reader, which this build does not have yet; convert the document to JSON)"
+                let hint = looksJSON || parseYAML != nil ? "" : " (no YAML reader is configured; convert the document to JSON)"
                 throw OpenAPIError([OpenAPIDiagnostic(document: name, path: "", message: "malformed JSON: \(error.message)\(hint)", position: error.position)])
             }
         }
         do {
             return try parseYAML!(bytes)
+        } catch let error as YAMLSyntaxError {
+            throw OpenAPIError([OpenAPIDiagnostic(document: name, path: "", message: "malformed YAML: \(error.message)", position: error.position)])
         } catch {
             throw OpenAPIError([OpenAPIDiagnostic(document: name, path: "", message: "malformed YAML: \(error)")])
         }
