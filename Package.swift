@@ -15,7 +15,10 @@ let package = Package(
         .library(name: "TextSnapshot", targets: ["TextSnapshot"]),
         .library(name: "TextScreen", targets: ["TextScreen"]),
         .library(name: "DesignerNews", targets: ["DesignerNews"]),
+        // The scenario report model and renderers, to read or render SpecKit's fragments without XCTest.
+        .library(name: "SpecReporting", targets: ["SpecReporting"]),
         .executable(name: "stubserver", targets: ["StubServerCLI"]),
+        .executable(name: "speckit", targets: ["SpeckitCLI"]),
     ],
     targets: [
         // Exposes the Linux system headers that Glibc's module map leaves out
@@ -61,7 +64,12 @@ let package = Package(
         // App code may link SpecKitAppSupport and TextScreen; they never import XCTest
         // (`make check-app-targets`). SpecKit and TextSnapshot re-export them for tests.
         .target(name: "SpecKitAppSupport"),
-        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport", "TestRunObservation", "RehearsalSettings", "StubVerification"]),
+        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport", "TestRunObservation", "RehearsalSettings", "StubVerification", "SpecReporting"]),
+        // The report model (`ScenarioReport`, fragments) and its renderers (living document, JUnit),
+        // Foundation only: no XCTest, no Testing. SpecKit writes it; `speckit merge` merges shards of it.
+        .target(name: "SpecReporting"),
+        // `speckit merge`: the shards' reports of a sharded run (`BDD_SHARD=i/n`) merged into one.
+        .executableTarget(name: "SpeckitCLI", dependencies: ["SpecReporting"]),
         .target(name: "TextScreen"),
         .target(name: "TextSnapshot", dependencies: ["TextScreen", "TestRunObservation", "RehearsalSettings"]),
         // Which XCTest test is running, shared by SpecKit (which starts watching while the test
@@ -80,12 +88,12 @@ let package = Package(
         // The built `stubserver` as a subprocess, shared by the two test targets that spawn it.
         .target(name: "StubServerTestSupport", path: "Tests/StubServerTestSupport"),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer", "HTTPEngine", "OpenAPI", "StubServerTestSupport"], exclude: ["MocoExamples"]),
-        .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI"]),
+        .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI"], exclude: ["Documents"]),
         // Spawns the built `stubserver` and drives it through StubServerClient and haveReceived.
         .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "StubServer", "SpecKit", "StubServerTestSupport"]),
         // The YAML reader against hand-written cases, the yaml-test-suite (when its data is present) and fuzzing.
         .testTarget(name: "YAMLTests", dependencies: ["YAML", "RehearsalJSON"], exclude: ["Fixtures"]),
-        .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "RehearsalSettings"]),
+        .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "RehearsalSettings", "SpecReporting"]),
         // No bootstrap file on purpose: proves a spec target without one fails loudly.
         .testTarget(name: "SpecKitNoBootstrapTests", dependencies: ["SpecKit"]),
         // SpecKit too: a scenario proves re-record commands select SpecKit-named tests.

@@ -41,7 +41,10 @@ public struct OpenAPILoader: Sendable {
 
     private func parse(_ bytes: [UInt8], name: String) throws(OpenAPIError) -> JSONNode {
         let first = bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
-        let looksJSON = first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || name.lowercased().hasSuffix(".json")
+        // `.yaml`/`.yml` names are YAML even when they start with a flow collection (`{openapi: …}`).
+        let lowercased = name.lowercased()
+        let namedYAML = lowercased.hasSuffix(".yaml") || lowercased.hasSuffix(".yml")
+        let looksJSON = !namedYAML && (first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || lowercased.hasSuffix(".json"))
         if looksJSON || parseYAML == nil {
             do throws(JSONSyntaxError) {
                 return try JSONParser.parse(bytes)
