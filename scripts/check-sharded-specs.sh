@@ -97,4 +97,18 @@ expect_refusal "shards 1, 2, 4 of 4" "shard 3 of 4 is missing (found shards 1, 2
 expect_refusal "shard 2 twice" "appear twice" "$work/shard-1" "$work/shard-2" "$work/shard-2" "$work/shard-3" "$work/shard-4"
 sed 's/"runID":"[^"]*"/"runID":"another-run"/' "$work/shard-4/scenarios.jsonl" >"$work/other-run.jsonl"
 expect_refusal "shards of two runs" "different runs" "$work/shard-1" "$work/shard-2" "$work/shard-3" "$work/other-run.jsonl"
-echo "check-sharded-specs: speckit merge refuses a missing shard, a duplicate shard and mixed runs; $(( $(date +%s) - started )) s"
+# Usage errors exit 64, help exits 0.
+"$speckit" --help >/dev/null && "$speckit" merge --help | grep -q "Usage:" || { echo "check-sharded-specs: speckit --help failed" >&2; exit 1; }
+for usage in "merge $work/shard-1" "merge -o $work/refused" "merge --bogus" "frobnicate" ""; do
+    set +e
+    # shellcheck disable=SC2086 # word splitting wanted: the arguments of one case
+    "$speckit" $usage >"$work/usage.log" 2>&1
+    status=$?
+    set -e
+    if [[ $status -ne 64 ]] || ! grep -q "speckit: error: " "$work/usage.log"; then
+        echo "check-sharded-specs: 'speckit $usage' should be a usage error (exit 64), got exit $status:" >&2
+        cat "$work/usage.log" >&2
+        exit 1
+    fi
+done
+echo "check-sharded-specs: speckit merge refuses a missing shard, a duplicate shard and mixed runs (exit 1) and bad usage (exit 64); $(( $(date +%s) - started )) s"

@@ -121,6 +121,7 @@ public struct OpenAPILoader: Sendable {
             }
         }
         guard diagnostics.isEmpty else { return }
+        set.index()
         for index in set.documents.indices {
             var references: [(pointer: String, value: String)] = []
             Self.collectReferences(set.documents[index].root, pointer: "", into: &references)

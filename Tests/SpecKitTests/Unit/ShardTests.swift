@@ -175,6 +175,9 @@ final class ShardTests: XCTestCase {
         XCTAssertEqual(files.map(\.lastPathComponent).prefix(3), ["scenarios.jsonl", "LIVING-DOC.md", "junit.xml"])
         let doc = try String(contentsOf: folder.appendingPathComponent("LIVING-DOC.md"), encoding: .utf8)
         XCTAssertTrue(doc.contains("2 scenarios: ✅ 2 passed · ❌ 0 failed · merged from 2 shards_"), doc)
+        let oneShard = LivingDocRenderer.render(
+            [report("a", shard: "1/2")], context: ReportContext(runID: "run-1", generatedAt: Date(), tagFilter: ""))
+        XCTAssertTrue(oneShard.contains("1 scenario: ✅ 1 passed · ❌ 0 failed · shard 1/2_"), oneShard)
         let reread = try ReportInput.load(path: folder.path)
         XCTAssertEqual(reread.reports.map(\.shard), ["1/2", "2/2"])
         XCTAssertThrowsError(try ReportInput.load(path: folder.appendingPathComponent("nope").path)) { error in
