@@ -59,7 +59,7 @@ let package = Package(
         // `make bench-router`: per-request routing cost, 10 vs 10,000 stubs.
         .executableTarget(name: "RouterBench", dependencies: ["StubServer"], path: "bench/RouterBench"),
         // `make bench-yaml`: the YAML reader on a 10 MB OpenAPI-shaped document against JSONParser on the same data.
-        .executableTarget(name: "YAMLBench", dependencies: ["YAML", "RehearsalJSON"], path: "bench/YAMLBench"),
+        .executableTarget(name: "YAMLBench", dependencies: ["YAML", "RehearsalJSON", "OpenAPI"], path: "bench/YAMLBench"),
         // `make bench-proxy`: the upstream client against URLSession on the same upstream.
         .executableTarget(name: "UpstreamClientBench", dependencies: ["StubServer"], path: "bench/UpstreamClientBench"),
         // `make bench-live`: websocket echo round trip versus an HTTP keep-alive request.
