@@ -3,13 +3,24 @@ import OpenAPI
 import RehearsalJSON
 import XCTest
 
-/// The OpenAPI Initiative's published examples (Documents/, Apache 2.0) load, and the YAML and
-/// JSON versions of one document read to the same model.
+/// The OpenAPI Initiative's published examples (Apache 2.0) load, and the YAML and JSON versions
+/// of one document read to the same model. The documents are not in the repository: fetched public
+/// data is never committed here (the project's rule for material from other repositories). Point
+/// `REHEARSAL_OPENAPI_DOCUMENTS` at a folder holding `petstore-3.0.yaml`/`.json`,
+/// `petstore-expanded-3.0.yaml` and `webhook-example-3.1.yaml`/`.json` (from
+/// github.com/OAI/OpenAPI-Specification `examples/`, JSON versions converted from the YAML) to run them;
+/// without it they skip. Our own documents (`kennel.yaml`, the sample's `Stubs/openapi.yaml`) always run.
 final class PublicDocumentTests: XCTestCase {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Documents").path
+    static var folder: String? {
+        guard let folder = ProcessInfo.processInfo.environment["REHEARSAL_OPENAPI_DOCUMENTS"], !folder.isEmpty else { return nil }
+        return folder
+    }
 
     func load(_ name: String) throws -> OpenAPIDocument {
-        try OpenAPILoader(workingDirectory: Self.folder).load(name)
+        guard let folder = Self.folder else {
+            throw XCTSkip("set REHEARSAL_OPENAPI_DOCUMENTS to a folder with the OAI examples to run this test")
+        }
+        return try OpenAPILoader(workingDirectory: folder).load(name)
     }
 
     func testPetstore30() throws {
