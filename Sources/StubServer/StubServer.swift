@@ -109,8 +109,7 @@ public final class StubServer: @unchecked Sendable {
     let lock = NSLock()
     var files: [String]
     var loadWarnings: [ConfigDiagnostic]
-    var watcher: FileWatcher?
-    let reloadQueue = DispatchQueue(label: "stubserver.reload")
+    let configurationWatch = ConfigurationWatch(queueLabel: "stubserver.reload")
 
     /// Loads `-c`-style configuration: a JSON file (or glob) of sessions, possibly with settings
     /// entries (`include`, `context`, `file_root`, …). Throws `ConfigError` listing every problem.
@@ -214,7 +213,7 @@ public final class StubServer: @unchecked Sendable {
     public var isAdminEnabled: Bool { adminEndpoint != nil }
 
     deinit {
-        watcher?.stop()
+        configurationWatch.stop()
         engine.stop()
     }
 
