@@ -77,7 +77,7 @@ struct ModelBuilder {
             }
         }
         if basePaths.isEmpty { basePaths = [""] }
-        var operations: [Operation] = []
+        var operations: [APIOperation] = []
         if let paths = member(root, "paths") {
             guard let members = paths.members else {
                 fail(child(top, "paths"), "expected an object, got \(paths.kindDescription)")
@@ -119,10 +119,10 @@ struct ModelBuilder {
         return url
     }
 
-    mutating func pathItem(_ location: DocumentLocation, path: String, template: PathTemplate) -> [Operation] {
+    mutating func pathItem(_ location: DocumentLocation, path: String, template: PathTemplate) -> [APIOperation] {
         guard let (itemLocation, item) = object(location, what: "a path item") else { return [] }
         let shared = parameters(child(itemLocation, "parameters"), in: item)
-        var operations: [Operation] = []
+        var operations: [APIOperation] = []
         for method in Self.methods {
             guard member(item, method) != nil else { continue }
             guard let (operationLocation, node) = object(child(itemLocation, method), what: "an operation") else { continue }
@@ -158,7 +158,7 @@ struct ModelBuilder {
                     fail(child(operationLocation, "responses"), "expected an object, got \(responsesNode.kindDescription)")
                 }
             }
-            operations.append(Operation(
+            operations.append(APIOperation(
                 method: method.uppercased(), path: path, template: template, operationID: member(node, "operationId")?.stringValue,
                 parameters: merged, requestBody: requestBody, responses: responses, location: operationLocation,
                 jsonPath: sources.jsonPath(operationLocation)))

@@ -18,7 +18,7 @@ public struct OpenAPIDocument: Sendable {
     /// Path prefixes of the `servers` (`https://api.example.com/v1` → `/v1`); `[""]` when none.
     public var basePaths: [String]
     /// In document order: paths, then methods in `PathItem.methods` order.
-    public var operations: [Operation]
+    public var operations: [APIOperation]
     /// The document and every file its `$ref`s reach.
     package let sources: DocumentSet
 
@@ -50,7 +50,7 @@ public struct DocumentLocation: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// One operation: `GET /users/{id}`.
-public struct Operation: Sendable {
+public struct APIOperation: Sendable {
     /// Upper case (`GET`).
     public var method: String
     /// The path template as written under `paths` (`/users/{id}`), without a server base path.
@@ -200,8 +200,8 @@ extension OpenAPIDocument {
 
     /// The operations whose path (after one of the servers' base paths) matches the
     /// percent-decoded `path`, most specific template first (`/users/me` before `/users/{id}`).
-    public func operations(matchingPath path: String) -> [(operation: Operation, variables: [String: String])] {
-        var found: [(Operation, [String: String])] = []
+    public func operations(matchingPath path: String) -> [(operation: APIOperation, variables: [String: String])] {
+        var found: [(APIOperation, [String: String])] = []
         for base in basePaths where base.isEmpty || path == base || path.hasPrefix(base + "/") {
             let rest = String(path.dropFirst(base.count))
             for operation in operations {

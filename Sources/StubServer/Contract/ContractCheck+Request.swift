@@ -26,7 +26,7 @@ extension StubContractChecker {
 
     /// The parameter a stub's key stands for: its name, `name[prop]` of a `deepObject`, or a
     /// property of an exploded `form` object; with the schema its value must meet.
-    func parameter(for key: String, in location: Parameter.Location, of operation: Operation) -> (Parameter, DocumentLocation?)? {
+    func parameter(for key: String, in location: Parameter.Location, of operation: APIOperation) -> (Parameter, DocumentLocation?)? {
         if let parameter = operation.parameter(key, in: location) { return (parameter, parameter.schema) }
         guard location == .query else { return nil }
         for parameter in operation.parameters where parameter.location == .query {
@@ -125,7 +125,7 @@ extension StubContractChecker {
 
     static let formTypes = ["application/x-www-form-urlencoded", "multipart/form-data"]
 
-    mutating func checkBody(_ request: RequestPattern, candidates: [Operation], site: Site) {
+    mutating func checkBody(_ request: RequestPattern, candidates: [APIOperation], site: Site) {
         var bodyJSON: JSONValue?
         var bodyPath = ""
         if let json = request.json {

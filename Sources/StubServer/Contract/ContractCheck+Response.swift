@@ -9,7 +9,7 @@ extension StubContractChecker {
         "access-control-allow-origin", "set-cookie", "location",
     ]
 
-    mutating func checkResponse(_ response: ResponseDefinition, scope: StubScope, operations: [Operation], site: Site, path: String) {
+    mutating func checkResponse(_ response: ResponseDefinition, scope: StubScope, operations: [APIOperation], site: Site, path: String) {
         if let sequence = response.sequence {
             let key: String
             if case .seq = sequence { key = ".seq" } else { key = ".cycle" }
@@ -36,7 +36,7 @@ extension StubContractChecker {
         }
     }
 
-    mutating func checkHeaders(_ response: ResponseDefinition, declared: Response, operation: Operation, site: Site, path: String) {
+    mutating func checkHeaders(_ response: ResponseDefinition, declared: Response, operation: APIOperation, site: Site, path: String) {
         for header in response.headers {
             let lower = header.name.lowercased()
             let headerPath = path + ".headers" + JSONPathText.key(header.name)
@@ -66,7 +66,7 @@ extension StubContractChecker {
         case unknown(reason: String, path: String)
     }
 
-    mutating func checkBody(_ response: ResponseDefinition, scope: StubScope, declared: Response, status: Int, operation: Operation, site: Site, path: String) {
+    mutating func checkBody(_ response: ResponseDefinition, scope: StubScope, declared: Response, status: Int, operation: APIOperation, site: Site, path: String) {
         let explicitType = response.headers.last { $0.name.lowercased() == "content-type" }.flatMap { header -> String? in
             if case .literal(let value) = header.value { return value }
             return nil
@@ -132,7 +132,7 @@ extension StubContractChecker {
         }
     }
 
-    mutating func report(_ violations: [SchemaViolation], operation: Operation, status: Response.Status, site: Site, path: String, file: (name: String, root: JSONNode, bytes: [UInt8])?) {
+    mutating func report(_ violations: [SchemaViolation], operation: APIOperation, status: Response.Status, site: Site, path: String, file: (name: String, root: JSONNode, bytes: [UInt8])?) {
         for violation in violations.prefix(20) {
             if let file {
                 var place = ""

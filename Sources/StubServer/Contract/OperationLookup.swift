@@ -8,7 +8,7 @@ import OpenAPI
 /// values for its variables.
 enum OperationLookup {
     struct Match {
-        var operation: Operation
+        var operation: APIOperation
         /// Values the stub fixes for path variables (`/stories/101` → `id: "101"`).
         var variables: [String: String]
     }
@@ -78,7 +78,7 @@ enum OperationLookup {
         base.split(separator: "/").map { [.literal(String($0))] }
     }
 
-    private static func each(_ api: OpenAPIDocument, _ body: ([[PathTemplate.Piece]], Operation) -> Match?) -> [Match] {
+    private static func each(_ api: OpenAPIDocument, _ body: ([[PathTemplate.Piece]], APIOperation) -> Match?) -> [Match] {
         var found: [Match] = []
         for operation in api.operations {
             for base in api.basePaths {

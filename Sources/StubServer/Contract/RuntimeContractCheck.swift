@@ -33,7 +33,7 @@ struct RuntimeContractCheck: Sendable {
     }
 
     /// The operation a request stands for (the most specific template for its method), or nil.
-    func operation(for request: HTTPRequest, path: String) -> (Operation, [String: String])? {
+    func operation(for request: HTTPRequest, path: String) -> (APIOperation, [String: String])? {
         let method = request.method.uppercased()
         return api.operations(matchingPath: path).first { $0.operation.method == method }.map { ($0.operation, $0.variables) }
     }
@@ -106,7 +106,7 @@ struct RuntimeContractCheck: Sendable {
         return checkJSON(response.body, schema, side: .response, direction: .response)
     }
 
-    private func checkRequestBody(_ request: HTTPRequest, _ operation: Operation) -> [Finding] {
+    private func checkRequestBody(_ request: HTTPRequest, _ operation: APIOperation) -> [Finding] {
         guard let body = operation.requestBody else {
             return []
         }
@@ -152,7 +152,7 @@ struct RuntimeContractCheck: Sendable {
 
     /// A query name the operation takes: a parameter, `name[prop]` of a deepObject, or a
     /// property of an exploded form object.
-    private func declares(_ name: String, _ operation: Operation) -> Bool {
+    private func declares(_ name: String, _ operation: APIOperation) -> Bool {
         if operation.parameter(name, in: .query) != nil { return true }
         return operation.parameters.contains { parameter in
             guard parameter.location == .query else { return false }

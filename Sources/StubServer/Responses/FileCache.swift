@@ -25,24 +25,6 @@ final class FileCache: @unchecked Sendable {
     /// One cache per process: entries are validated per request, so servers can share it.
     static let shared = FileCache()
 
-    /// A file as read: its bytes and the identity they belong to.
-    struct File: Sendable {
-        let key: String
-        let identity: FileIdentity
-        let bytes: [UInt8]
-    }
-
-    /// Counters for tests and benchmarks.
-    struct Statistics: Sendable, Equatable {
-        var hits = 0
-        var misses = 0
-        var storedBytes = 0
-        var entries = 0
-        /// Reads of the inotify queue: one per event-loop turn that looked a file up, not one
-        /// per request.
-        var watchDrains = 0
-    }
-
     let byteLimit: Int
     /// A file modified this recently is served but not kept: timestamps are coarse (a kernel
     /// tick, a second on some file systems), so a second same-size edit within the same tick
