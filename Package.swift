@@ -29,7 +29,11 @@ let package = Package(
         // the HTTP/1.1 parser and writer, the four reply kinds, limits, memory budget, the
         // upstream client with TLS, websocket framing. StubServer builds moco on top of it.
         .target(name: "HTTPEngine", dependencies: ["CSystemShims"]),
-        .target(name: "StubServer", dependencies: ["HTTPEngine", "CSystemShims", "StubVerification"]),
+        // JSON as the stub server reads it: `JSONValue` (key order and number text kept), a strict
+        // RFC 8259 parser with line/column errors, and the one JSON writer/string escaper.
+        // Foundation-free and XCTest-free, so app-linkable targets and the OpenAPI reader use it too.
+        .target(name: "RehearsalJSON"),
+        .target(name: "StubServer", dependencies: ["HTTPEngine", "RehearsalJSON", "CSystemShims", "StubVerification"]),
         .target(name: "StubServerClient", dependencies: ["StubServer"]),
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer", "StubServerClient"]),
         // `make bench-router`: per-request routing cost, 10 vs 10,000 stubs.

@@ -4,3 +4,6 @@
 // StubServer's public API speaks the engine's types (`HTTPRequest`, `HTTPReply`, `HTTPServer`,
 // `UpstreamClient`, …), so `import StubServer` gives them too, as before the engine moved out.
 @_exported import HTTPEngine
+// `JSONValue` and its parser live in RehearsalJSON (shared with the OpenAPI reader and app-linkable
+// targets); stub definitions speak it, so `import StubServer` gives it too.
+@_exported import RehearsalJSON

@@ -127,7 +127,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     private var normalizedInteger: String { text == "-0" ? "0" : text }
 
     /// Returns whether `bytes` is an integer (true), a decimal (false) or not a number (nil).
-    static func classify(_ bytes: [UInt8]) -> Bool? {
+    package static func classify(_ bytes: [UInt8]) -> Bool? {
         var index = 0
         let count = bytes.count
         func digit(_ i: Int) -> Bool { i < count && bytes[i] >= 48 && bytes[i] <= 57 }
@@ -248,8 +248,8 @@ extension JSONValue {
 }
 
 /// Compact JSON serialisation.
-enum JSONWriter {
-    static func write(_ value: JSONValue, into out: inout String) {
+package enum JSONWriter {
+    package static func write(_ value: JSONValue, into out: inout String) {
         switch value {
         case .null: out += "null"
         case .bool(let flag): out += flag ? "true" : "false"
@@ -274,7 +274,7 @@ enum JSONWriter {
         }
     }
 
-    static func writeString(_ text: String, into out: inout String) {
+    package static func writeString(_ text: String, into out: inout String) {
         out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {

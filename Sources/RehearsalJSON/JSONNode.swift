@@ -1,7 +1,7 @@
 /// A parsed JSON value that remembers where it was written, so configuration errors can name
 /// line and column as well as the JSON path. Convert to `JSONValue` with `value`.
-struct JSONNode: Sendable {
-    enum Kind: Sendable {
+package struct JSONNode: Sendable {
+    package enum Kind: Sendable {
         case null
         case bool(Bool)
         case number(JSONNumber)
@@ -10,17 +10,17 @@ struct JSONNode: Sendable {
         case object([Member])
     }
 
-    struct Member: Sendable {
-        var key: String
-        var keyOffset: Int
-        var value: JSONNode
+    package struct Member: Sendable {
+        package var key: String
+        package var keyOffset: Int
+        package var value: JSONNode
     }
 
-    var kind: Kind
+    package var kind: Kind
     /// UTF-8 byte offset of the value's first character in its document.
-    var offset: Int
+    package var offset: Int
 
-    var value: JSONValue {
+    package var value: JSONValue {
         switch kind {
         case .null: .null
         case .bool(let flag): .bool(flag)
@@ -32,7 +32,7 @@ struct JSONNode: Sendable {
         }
     }
 
-    var kindDescription: String {
+    package var kindDescription: String {
         switch kind {
         case .null: "null"
         case .bool: "a boolean"
@@ -43,23 +43,23 @@ struct JSONNode: Sendable {
         }
     }
 
-    var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let text) = kind { return text }
         return nil
     }
 
-    var members: [Member]? {
+    package var members: [Member]? {
         if case .object(let members) = kind { return members }
         return nil
     }
 
-    var elements: [JSONNode]? {
+    package var elements: [JSONNode]? {
         if case .array(let elements) = kind { return elements }
         return nil
     }
 
     /// A short rendering of the value for "got …" in messages.
-    var shortDescription: String {
+    package var shortDescription: String {
         switch kind {
         case .string(let text):
             let clipped = text.count > 40 ? String(text.prefix(40)) + "…" : text
@@ -78,7 +78,7 @@ extension JSONNode {
     /// `JSONPathText` writes them), or of the deepest value on the way when the rest is not in
     /// the document; nil when the path is not in that notation. Only called to place errors,
     /// so nothing has to be recorded while decoding.
-    func offset(atPath path: String) -> Int? {
+    package func offset(atPath path: String) -> Int? {
         let bytes = Array(path.utf8)
         var node = self
         var index = 0
@@ -133,7 +133,7 @@ public struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "line \(line), column \(column)" }
 
     /// Converts a UTF-8 byte offset into line and column. Only called when reporting an error.
-    static func locate(offset: Int, in bytes: [UInt8]) -> SourcePosition {
+    package static func locate(offset: Int, in bytes: [UInt8]) -> SourcePosition {
         var line = 1
         var column = 1
         var index = 0

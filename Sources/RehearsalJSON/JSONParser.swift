@@ -11,10 +11,10 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
 /// A strict RFC 8259 parser that keeps key order, number text and source offsets. It is also
 /// used on request bodies, so it never traps on hostile input: nesting depth is bounded and
 /// every failure is a thrown `JSONSyntaxError`.
-enum JSONParser {
-    static let maximumDepth = 512
+package enum JSONParser {
+    package static let maximumDepth = 512
 
-    static func parse(_ input: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
+    package static func parse(_ input: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
         var parser = State(bytes: input)
         return try parser.parseDocument()
     }
