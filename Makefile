@@ -19,10 +19,10 @@ test: check-app-targets check-doc-snippets check-darwin ## build and run the who
 	$(MAKE) test-browser
 	$(MAKE) test-examples
 
-test-browser: ## the stubserver dashboard in headless chromium (installed with apt-get when missing); screenshots in .build/browser/
+test-browser: ## the stubserver dashboard and the spec report (sample + gallery fixture) in headless chromium (installed with apt-get when missing); screenshots in .build/browser/
 	bash scripts/browser-deps.sh
-	$(SWIFT) build --product stubserver
-	python3 scripts/browser-test.py --stubserver "$$($(SWIFT) build --show-bin-path)/stubserver"
+	$(SWIFT) build --build-tests
+	python3 scripts/browser-test.py --swift '$(SWIFT)' --stubserver "$$($(SWIFT) build --show-bin-path)/stubserver"
 
 test-examples: ## build and test every Examples/* package as a user's package (XCTest + Swift Testing)
 	SWIFT='$(SWIFT)' bash scripts/check-examples.sh
@@ -127,11 +127,15 @@ specs: ## build and run only the DesignerNews QA specs (Specs/)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter '$(SPECS_FILTER)'
 
-report: ## run Specs/ and write its living document to .build/specs-report/LIVING-DOC.md (+ junit.xml)
+report: ## run Specs/ and write .build/specs-report/report.html (opened when a desktop opener exists), LIVING-DOC.md and junit.xml
 	$(SWIFT) build --build-tests
 	rm -rf '$(SPECS_REPORT)'
 	status=0; BDD_REPORT_DIR='$(SPECS_REPORT)' $(SWIFT) test --skip-build --filter '$(SPECS_FILTER)' || status=$$?; \
-	echo "living document: $(SPECS_REPORT)/LIVING-DOC.md"; exit $$status
+	echo "living document: $(SPECS_REPORT)/LIVING-DOC.md"; \
+	echo "HTML report: $(SPECS_REPORT)/report.html"; \
+	if [ "$$(uname -s)" = Darwin ]; then open '$(SPECS_REPORT)/report.html'; \
+	elif command -v xdg-open >/dev/null 2>&1 && [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then xdg-open '$(SPECS_REPORT)/report.html' >/dev/null 2>&1 || true; fi; \
+	exit $$status
 
 record: ## re-record Specs/ snapshots that differ (RECORD=all rewrites every one), then verify them
 	$(SWIFT) build --build-tests

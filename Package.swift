@@ -33,8 +33,13 @@ let package = Package(
         // RFC 8259 parser with line/column errors, and the one JSON writer/string escaper.
         // Foundation-free and XCTest-free, so app-linkable targets and the OpenAPI reader use it too.
         .target(name: "RehearsalJSON"),
-        .target(name: "StubServer", dependencies: ["HTTPEngine", "RehearsalJSON", "CSystemShims", "StubVerification"]),
-        .target(name: "StubServerClient", dependencies: ["StubServer"]),
+        // The stub model as values, nothing of matching or serving: `StubDefinition` and its request
+        // and response parts, their moco JSON encoding, and what the admin API answers with
+        // (`RecordedRequest`, `StubInfo`, `ScenarioState`). Shared by StubServer and StubServerClient,
+        // so an app linking the client does not compile the moco engine.
+        .target(name: "StubModel", dependencies: ["RehearsalJSON"]),
+        .target(name: "StubServer", dependencies: ["HTTPEngine", "StubModel", "RehearsalJSON", "CSystemShims", "StubVerification"]),
+        .target(name: "StubServerClient", dependencies: ["StubModel", "HTTPEngine", "StubVerification"]),
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer", "StubServerClient"]),
         // `make bench-router`: per-request routing cost, 10 vs 10,000 stubs.
         .executableTarget(name: "RouterBench", dependencies: ["StubServer"], path: "bench/RouterBench"),
@@ -65,7 +70,7 @@ let package = Package(
         .target(name: "StubServerTestSupport", path: "Tests/StubServerTestSupport"),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer", "HTTPEngine", "StubServerTestSupport"], exclude: ["MocoExamples"]),
         // Spawns the built `stubserver` and drives it through StubServerClient and haveReceived.
-        .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "SpecKit", "StubServerTestSupport"]),
+        .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "StubServer", "SpecKit", "StubServerTestSupport"]),
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "RehearsalSettings"]),
         // No bootstrap file on purpose: proves a spec target without one fails loudly.
         .testTarget(name: "SpecKitNoBootstrapTests", dependencies: ["SpecKit"]),

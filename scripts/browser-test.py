@@ -1,13 +1,21 @@
 #!/usr/bin/env python3
-"""Drives the stubserver dashboard in headless chromium over the DevTools protocol.
+"""Drives the stubserver dashboard and the spec report in headless chromium over the DevTools protocol.
 
-Starts `stubserver` on a free port with the issue's newcomer stubs, opens /__admin/ui, and
-checks what a person would: a request shows within 1 s of being sent (server-sent events, no
+Dashboard: starts `stubserver` on a free port with the issue's newcomer stubs, opens /__admin/ui,
+and checks what a person would: a request shows within 1 s of being sent (server-sent events, no
 polling), an unmatched one shows its three closest stubs with their differences, the stub list
-counts the hit, a broken hot edit shows its errors. Writes screenshots to .build/browser/.
-Standard library only (a small WebSocket client for CDP). Exit 1 on any failed check.
+counts the hit, a broken hot edit shows its errors.
 
-    python3 scripts/browser-test.py [--stubserver PATH] [--chromium PATH] [--keep]
+Report: runs the sample's specs (Specs/) with the built test binary into .build/browser/specs-report
+and the report gallery fixture (a receipt screen with one deliberately changed cell, in a scratch
+folder) into .build/browser/gallery-report, opens each report.html from file:// and checks that the
+page loads under its Content-Security-Policy, that the status and tag filters change the visible
+scenarios, and that the gallery shows the failing cell with its diff.
+
+Writes screenshots to .build/browser/. Standard library only (a small WebSocket client for CDP).
+Exit 1 on any failed check.
+
+    python3 scripts/browser-test.py [--stubserver PATH] [--chromium PATH] [--swift SWIFT] [--only dashboard|report]
 """
 import argparse, base64, json, os, re, shutil, socket, struct, subprocess, sys, tempfile, time, urllib.request
 
@@ -123,9 +131,9 @@ class CDP:
             time.sleep(0.005)
         return None, timeout
 
-    def screenshot(self, name):
+    def screenshot(self, name, whole_page=True):
         os.makedirs(OUT, exist_ok=True)
-        data = self.call("Page.captureScreenshot", format="png", captureBeyondViewport=True)["data"]
+        data = self.call("Page.captureScreenshot", format="png", captureBeyondViewport=whole_page)["data"]
         path = os.path.join(OUT, name)
         with open(path, "wb") as file:
             file.write(base64.b64decode(data))
@@ -181,11 +189,7 @@ def start_chromium(binary, profile):
     sys.exit("chromium did not start its DevTools endpoint")
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--stubserver", default=os.path.join(ROOT, ".build", "debug", "stubserver"))
-    parser.add_argument("--chromium")
-    args = parser.parse_args()
+def dashboard_test(args):
     work = tempfile.mkdtemp(prefix="dashboard-test-")
     config = os.path.join(work, "stubs.json")
     with open(config, "w") as file:
@@ -273,6 +277,20 @@ def main():
             except subprocess.TimeoutExpired:
                 process.kill()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--stubserver", default=os.path.join(ROOT, ".build", "debug", "stubserver"))
+    parser.add_argument("--chromium")
+    parser.add_argument("--swift", default=os.environ.get("SWIFT", "swift"), help="runs the built tests that write the reports")
+    parser.add_argument("--only", choices=["dashboard", "report"])
+    args = parser.parse_args()
+    if args.only != "report":
+        dashboard_test(args)
+    if args.only != "dashboard":
+        import report_browser_test
+        report_browser_test.run(args, CDP, check, find_chromium, start_chromium)
     if failures:
         print(f"browser test: {len(failures)} check(s) failed")
         sys.exit(1)

@@ -7,3 +7,6 @@
 // `JSONValue` and its parser live in RehearsalJSON (shared with the OpenAPI reader and app-linkable
 // targets); stub definitions speak it, so `import StubServer` gives it too.
 @_exported import RehearsalJSON
+// The stub model (`StubDefinition`, `RequestPattern`, `ResponseDefinition`, `RecordedRequest`, …)
+// lives in StubModel, shared with StubServerClient; `import StubServer` gives it as before.
+@_exported import StubModel

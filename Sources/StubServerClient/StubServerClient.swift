@@ -1,6 +1,11 @@
 import Foundation
-// Stubs are built with the same `StubDefinition` values as `StubServer(stubs:)`.
-@_exported import StubServer
+// Stubs are built with the same `StubDefinition` values as `StubServer(stubs:)`, from the
+// model alone: a target linking this client does not compile the moco engine (matching,
+// serving). `import StubServerClient` gives the model, `RequestFilter` and the HTTP engine's
+// public types (`UpstreamClient`, `HTTPHeaders`, …), as it did when it re-exported StubServer.
+@_exported import StubModel
+@_exported import StubVerification
+@_exported import HTTPEngine
 
 /// Drives a running `stubserver` through its admin API (`/__admin/`) from another process: an
 /// XCUITest target, a test helper, a script. XCTest-free. Every call has the same name as the

@@ -4,6 +4,8 @@ import FoundationNetworking
 #endif
 import XCTest
 import StubServerClient
+// The embedded server the client talks to in some tests (an app linking the client has only the client).
+import StubServer
 
 /// Stubs with the newer keys posted through `StubServerClient` to an embedded server on port 0:
 /// listed by `GET /__admin/stubs` as posted, and answering as configured over HTTP.

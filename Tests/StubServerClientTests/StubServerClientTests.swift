@@ -6,6 +6,8 @@ import StubServerTestSupport
 import XCTest
 import SpecKit
 import StubServerClient
+// The embedded server the client talks to in some tests (an app linking the client has only the client).
+import StubServer
 
 /// `StubServerClient` against the real `stubserver` binary, started on port 0 as a UI test's
 /// scheme would start it.

@@ -282,7 +282,7 @@ final class StubDefinitionEncodingKeysTests: XCTestCase {
             case .optional?, .collection?, .tuple?, .enum?, .dictionary?, .set?:
                 for child in mirror.children { walk(child.value) }
             case .struct?, .class?:
-                guard String(reflecting: mirror.subjectType).hasPrefix("StubServer."), !leaves.contains(typeName) else { return }
+                guard String(reflecting: mirror.subjectType).hasPrefix("StubModel."), !leaves.contains(typeName) else { return }
                 for child in mirror.children {
                     guard let label = child.label else { continue }
                     let key = typeName + "." + label

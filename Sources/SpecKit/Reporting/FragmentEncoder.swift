@@ -60,6 +60,35 @@ struct FragmentEncoder {
         key("file"); string(report.file); comma()
         key("line"); number(report.line); comma()
         key("finishedAt"); number(report.finishedAt.timeIntervalSince1970)
+        if let snapshots = report.snapshots {
+            comma()
+            key("snapshots"); array(snapshots) { $0.snapshot($1) }
+        }
+        close()
+    }
+
+    private mutating func snapshot(_ record: SnapshotRecord) {
+        open()
+        key("name"); string(record.name); comma()
+        key("identifier"); string(record.identifier); comma()
+        key("path"); string(record.path); comma()
+        key("outcome"); string(record.outcome.rawValue); comma()
+        if let actual = record.actual { key("actual"); string(actual); comma() }
+        if let reference = record.reference { key("reference"); string(reference); comma() }
+        if let summary = record.summary { key("summary"); string(summary); comma() }
+        if let screen = record.screen {
+            key("screen")
+            open()
+            key("language"); string(screen.language); comma()
+            key("rightToLeft"); out += screen.rightToLeft ? "true" : "false"; comma()
+            key("device"); string(screen.device); comma()
+            key("orientation"); string(screen.orientation); comma()
+            key("columns"); number(screen.columns); comma()
+            key("rows"); number(screen.rows)
+            close()
+            comma()
+        }
+        key("line"); number(record.line)
         close()
     }
 

@@ -32,6 +32,7 @@ final class ReportObserver: NSObject, XCTestObservation, @unchecked Sendable {
         }
         guard first else { return }
         FailureRecording.installRouting()
+        ScenarioSnapshots.installListener()
         // Apple: "Test observers can only be registered … on the main thread"; hop there as
         // RunningTest and SnapshotObserver do.
         let observer = shared

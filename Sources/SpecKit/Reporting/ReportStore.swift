@@ -7,11 +7,11 @@ import Darwin
 #endif
 
 /// The report directory: one record per finished scenario, and the merged
-/// `LIVING-DOC.md` and `junit.xml`.
+/// `LIVING-DOC.md`, `junit.xml` and `report.html`.
 ///
 /// ```
 /// <BDD_REPORT_DIR>/
-///   LIVING-DOC.md, junit.xml                merged; each rewritten atomically (temp file + rename)
+///   LIVING-DOC.md, junit.xml, report.html   merged; each rewritten atomically (temp file + rename)
 ///   .merge.lock                             serialises merges across processes (flock)
 ///   fragments/<run id>/<pid>-<nonce>.jsonl  this process's scenario fragments, one JSON line each
 /// ```
@@ -54,6 +54,7 @@ final class ReportStore: @unchecked Sendable {
     var runDirectory: URL { fragmentsRoot.appendingPathComponent(runID, isDirectory: true) }
     var livingDocURL: URL { directory.appendingPathComponent("LIVING-DOC.md") }
     var junitURL: URL { directory.appendingPathComponent("junit.xml") }
+    var htmlReportURL: URL { directory.appendingPathComponent("report.html") }
     /// Every scenario the report shows, one JSON line each: what a filtered run merges into.
     var scenariosURL: URL { directory.appendingPathComponent("scenarios.jsonl") }
     var wroteFragments: Bool { state.withLock { !$0.written.isEmpty } }
@@ -199,8 +200,9 @@ final class ReportStore: @unchecked Sendable {
                 runID: runID, generatedAt: generatedAt, tagFilter: SpecSettings.tagFilter.summary)
             try AtomicFile.write(Data(LivingDocRenderer.render(ordered, context: context).utf8), to: livingDocURL)
             try AtomicFile.write(Data(JUnitRenderer.render(ordered, context: context).utf8), to: junitURL)
+            try AtomicFile.write(Data(HTMLReportRenderer.render(ordered, context: context).utf8), to: htmlReportURL)
             if announce {
-                print("SpecKit: living document \(livingDocURL.path), JUnit \(junitURL.path) "
+                print("SpecKit: living document \(livingDocURL.path), JUnit \(junitURL.path), HTML \(htmlReportURL.path) "
                     + "(\(ordered.count) scenario\(ordered.count == 1 ? "" : "s")\(partial ? ", this run's merged into the previous report" : ""))")
             }
             return ordered

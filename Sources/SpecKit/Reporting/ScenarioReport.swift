@@ -39,6 +39,8 @@ struct ScenarioReport: Codable, Sendable, Equatable {
     var file: String
     var line: Int
     var finishedAt: Date
+    /// The text snapshots the scenario asserted, in order (nil when it took none).
+    var snapshots: [SnapshotRecord]? = nil
 }
 
 extension ScenarioReport {
@@ -70,5 +72,6 @@ extension ScenarioReport {
             testName: scenario.testName, tags: scenario.tags, example: scenario.example, ordinal: scenario.ordinal,
             status: status, reason: reason, duration: duration, steps: recorder.steps, failures: failures,
             file: scenario.site.path, line: Int(scenario.site.line), finishedAt: finishedAt)
+        snapshots = ScenarioSnapshots.take(for: recorder)
     }
 }

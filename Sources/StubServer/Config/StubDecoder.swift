@@ -692,10 +692,8 @@ struct StubDecoder {
         "second": .seconds(1), "minute": .seconds(60), "hour": .seconds(3600), "day": .seconds(86_400),
     ]
 
-    /// The longest latency, cookie max age or CORS max age: far beyond any use, and small
-    /// enough that every later conversion (nanoseconds in a UInt64 timer, dates) is exact.
-    static let maximumDurationSeconds: Double = 100 * 365 * 86_400
-    static let maximumDurationDescription = "100 years (3153600000 seconds)"
+    static let maximumDurationSeconds = StubDurationLimit.maximumSeconds
+    static let maximumDurationDescription = StubDurationLimit.maximumDescription
 
     /// `amount` × `unitSeconds` as a Duration, or nil when it is longer than the maximum
     /// (checked in floating point first: `Duration * Double` traps when it overflows).

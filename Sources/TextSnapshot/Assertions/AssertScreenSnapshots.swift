@@ -129,8 +129,13 @@ public func verifyScreenSnapshots<Screen: ScreenRenderable>(
             Result { try screen(context).screen(in: context) }
         }
         let strategy = Snapshotting<TextNode>.screen(context).pullback { (result: Result<TextNode, any Error>) in try result.get() }
-        if let failure = verifySnapshot(of: rendered, as: strategy, named: identifier, record: record,
-                                        snapshotDirectory: snapshotDirectory, file: file, testName: testName, line: line) {
+        let screen = SnapshotEvent.Screen(
+            language: language.rawValue, rightToLeft: context.direction == .rightToLeft,
+            device: String(identifier.dropFirst("lang_\(language.rawValue)_device_".count)),
+            orientation: orientation.rawValue, columns: context.grid.columns, rows: context.grid.rows)
+        if let failure = SnapshotRecorder(settings: .current).verify(
+            of: { rendered }, as: strategy, named: identifier, record: record, snapshotDirectory: snapshotDirectory,
+            file: "\(file)", testName: testName, line: line, screen: screen) {
             report.failures.append(.init(identifier: identifier, failure: failure))
         }
     }

@@ -34,8 +34,22 @@ public func verifySnapshot<Value>(
 struct SnapshotRecorder {
     let settings: SnapshotSettings
 
+    /// Checks the snapshot and tells ``SnapshotEvents``' listener (SpecKit's report) what happened.
     func verify<Value>(of value: () throws -> Value, as strategy: Snapshotting<Value>, named name: String?,
-                       record: RecordMode?, snapshotDirectory: String?, file: String, testName: String, line: UInt) -> SnapshotFailure? {
+                       record: RecordMode?, snapshotDirectory: String?, file: String, testName: String, line: UInt,
+                       screen: SnapshotEvent.Screen? = nil) -> SnapshotFailure? {
+        var trace = SnapshotTrace()
+        let failure = check(of: value, as: strategy, named: name, record: record, snapshotDirectory: snapshotDirectory,
+                            file: file, testName: testName, line: line, trace: &trace)
+        if SnapshotEvents.isListening, let event = trace.event(failure: failure, screen: screen, file: file, line: line) {
+            SnapshotEvents.report(event)
+        }
+        return failure
+    }
+
+    private func check<Value>(of value: () throws -> Value, as strategy: Snapshotting<Value>, named name: String?,
+                              record: RecordMode?, snapshotDirectory: String?, file: String, testName: String, line: UInt,
+                              trace: inout SnapshotTrace) -> SnapshotFailure? {
         SnapshotObserver.registerIfNeeded()
         SnapshotSettings.noteSourceFile(file)
         // `#function` inside a SpecKit scenario is the feature's anchor (`testFeature()`), shared
@@ -67,6 +81,9 @@ struct SnapshotRecorder {
             ?? String(settings.ledger.nextCounter(for: (directory as NSString).appendingPathComponent(test)))
         let fileName = "\(test).\(identifier).\(strategy.pathExtension)"
         let path = OrphanAudit.standardized((directory as NSString).appendingPathComponent(fileName))
+        trace.name = test
+        trace.identifier = identifier
+        trace.path = path
         let site = SnapshotLedger.Site(file: file, line: line, testName: testName)
         if let previous = settings.ledger.touch(path, root: root, site: site) {
             return SnapshotFailure(kind: .duplicate,
@@ -85,6 +102,8 @@ struct SnapshotRecorder {
         }
         let actualData = Data(actual.utf8)
         let reference = FileManager.default.contents(atPath: path)
+        trace.actual = actual
+        trace.reference = reference
         let rerun = TestFilter.command(testName: testName)
         let prefix = policy.refusal.map { "\($0)\n" } ?? ""
 

@@ -57,14 +57,14 @@ public enum TextMatcher: Sendable, Hashable, ExpressibleByStringInterpolation, C
     }
 }
 
-func quoted(_ text: String) -> String {
+package func quoted(_ text: String) -> String {
     var out = ""
     JSONWriter.writeString(clip(text), into: &out)
     return out
 }
 
 /// Cuts long values in messages so reports stay bounded.
-func clip(_ text: String, to limit: Int = 200) -> String {
+package func clip(_ text: String, to limit: Int = 200) -> String {
     guard text.count > limit else { return text }
     return String(text.prefix(limit)) + "… (\(text.utf8.count) bytes)"
 }

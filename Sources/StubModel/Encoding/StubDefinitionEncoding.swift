@@ -228,8 +228,8 @@ extension ResponseDefinition {
     /// refuses (negative, longer than its maximum) throw rather than overflow.
     static func milliseconds(_ duration: Duration, at path: String) throws(StubEncodingError) -> JSONValue {
         let (seconds, attoseconds) = duration.components
-        guard seconds >= 0, attoseconds >= 0, Double(seconds) <= StubDecoder.maximumDurationSeconds else {
-            throw StubEncodingError(path: path, reason: "\(duration) is not a duration moco JSON can hold (0 up to \(StubDecoder.maximumDurationDescription))")
+        guard seconds >= 0, attoseconds >= 0, Double(seconds) <= StubDurationLimit.maximumSeconds else {
+            throw StubEncodingError(path: path, reason: "\(duration) is not a duration moco JSON can hold (0 up to \(StubDurationLimit.maximumDescription))")
         }
         let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         if nanoseconds % 1_000_000 == 0 { return .number(JSONNumber(Int(nanoseconds / 1_000_000))) }

@@ -48,23 +48,27 @@ public struct RecordedRequest: Sendable, Equatable {
         }
     }
 
-    init(_ entry: JournalEntry) {
-        sequence = entry.sequence
-        method = entry.request.method
-        uri = entry.path
-        query = entry.request.rawQuery.map(String.init)
-        headers = entry.request.headers.map { Header(name: $0.name, value: $0.value) }
-        body = String(decoding: entry.request.body, as: UTF8.self)
-        bodySize = entry.bodySize
-        bodyTruncated = entry.bodyTruncated
-        stub = entry.stub?.description
-        source = entry.stub.map { $0.isAdded ? StubReference.addedFile : $0.description }
-        nearMisses = entry.nearMisses.map { NearMiss(stub: $0.stub.description, differences: $0.differences) }
-        status = entry.status
-        time = entry.receivedAt
-        let (seconds, attoseconds) = entry.duration.components
-        durationMilliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-        rejection = entry.rejection
+    /// Every field as the server fills it (the server builds one from its journal entry).
+    package init(
+        sequence: Int, method: String, uri: String, query: String?, headers: [Header], body: String, bodySize: Int,
+        bodyTruncated: Bool, stub: String?, source: String?, nearMisses: [NearMiss], status: Int, time: Date,
+        durationMilliseconds: Double, rejection: String?
+    ) {
+        self.sequence = sequence
+        self.method = method
+        self.uri = uri
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.bodySize = bodySize
+        self.bodyTruncated = bodyTruncated
+        self.stub = stub
+        self.source = source
+        self.nearMisses = nearMisses
+        self.status = status
+        self.time = time
+        self.durationMilliseconds = durationMilliseconds
+        self.rejection = rejection
     }
 
     /// `GET /api/v1/stories?client_id=x 200 Stubs/stories_conf.json#0 1.2ms`, as the log prints it.
@@ -128,7 +132,7 @@ public struct RecordedRequest: Sendable, Equatable {
         rejection = json["rejection"]?.stringValue
     }
 
-    static func timeFormat(_ date: Date) -> String {
+    package static func timeFormat(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: date)
@@ -138,23 +142,5 @@ public struct RecordedRequest: Sendable, Equatable {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.date(from: text)
-    }
-}
-
-extension JSONValue {
-    /// An integer number's value.
-    public var intValue: Int? {
-        if case .number(let number) = self { return number.intValue ?? Int(exactly: number.doubleValue) }
-        return nil
-    }
-
-    public var doubleValue: Double? {
-        if case .number(let number) = self { return number.doubleValue }
-        return nil
-    }
-
-    public var boolValue: Bool? {
-        if case .bool(let flag) = self { return flag }
-        return nil
     }
 }

@@ -34,7 +34,7 @@ public struct StubDefinition: Sendable {
     public var resource: ResourceDefinition?
     /// Where inside the session this definition was written (`.resource.get[1]`), for problems
     /// found in the sessions a resource expands into.
-    var sourcePath = ""
+    package var sourcePath = ""
     /// moco's `on.complete`: an HTTP call fired once this session has answered.
     public var onComplete: EventDefinition? = nil
     /// A stateful scenario: the stub answers only in `requires` and then moves to `next`.
@@ -154,7 +154,7 @@ public struct StubScope: Sendable {
     /// The working directory the server started from, set for stubs from configurations and
     /// the admin API: their paths are then confined to it, `fileRoot` and `fallbackRoot` (see
     /// `PathConfinement`). Nil for stubs built in Swift, whose paths are the program's own.
-    var workingDirectory: String?
+    package var workingDirectory: String?
     /// Settings `request` matchers, ANDed into every session (catch-alls included).
     public var requests: [RequestPattern]
     /// Settings `response`s, applied before the session's own response (outermost first).
