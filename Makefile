@@ -5,7 +5,7 @@ SWIFTC ?= swiftc
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test lint format test-browser test-examples check-doc-snippets check-app-targets check-darwin stub stub-deps bench bench-tools bench-router bench-proxy bench-live bench-hardening bench-specs bench-snapshots width-table
+.PHONY: help build test lint format test-browser test-examples check-doc-snippets check-app-targets check-darwin stub stub-deps bench bench-tools bench-router bench-proxy bench-live bench-hardening bench-specs bench-snapshots bench-yaml width-table
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -112,6 +112,10 @@ bench-specs: ## SpecKit overhead: 10,000 scenarios x 3 steps vs 10,000 plain XCT
 bench-snapshots: ## time verifying 1,000 existing text snapshots (release build)
 	$(RELEASE_BUILD) --product TextSnapshotBench
 	.build/release/TextSnapshotBench
+
+bench-yaml: ## release build; the YAML reader on a 10 MB OpenAPI-shaped document vs JSONParser on the same data (YAML_FILE=path: time that file)
+	$(RELEASE_BUILD) --product YAMLBench
+	.build/release/YAMLBench $(YAML_FILE)
 
 width-table: ## regenerate TextSnapshot's display-width table from Unicode data (python3)
 	python3 scripts/generate-width-table.py > Sources/TextScreen/Layout/DisplayWidthTable.swift

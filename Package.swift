@@ -33,16 +33,27 @@ let package = Package(
         // RFC 8259 parser with line/column errors, and the one JSON writer/string escaper.
         // Foundation-free and XCTest-free, so app-linkable targets and the OpenAPI reader use it too.
         .target(name: "RehearsalJSON"),
+        // A YAML 1.2 reader of our own (block/flow collections, every scalar style, anchors with an
+        // expansion cap, core schema) with line/column errors, converting to `JSONValue` for OpenAPI.
+        .target(name: "YAML", dependencies: ["RehearsalJSON"]),
+        // moco's `match` and JSON Schema's `pattern`: an ICU regex with a step budget, so a
+        // catastrophic pattern cannot hold an event loop. Shared by StubServer and OpenAPI.
+        .target(name: "BoundedRegex", dependencies: ["RehearsalJSON"]),
+        // OpenAPI 3.0/3.1 documents: the operation model, `$ref` resolution across confined
+        // files, and the JSON Schema validator (`stubserver check`, contract checks).
+        .target(name: "OpenAPI", dependencies: ["RehearsalJSON", "BoundedRegex"]),
         // The stub model as values, nothing of matching or serving: `StubDefinition` and its request
         // and response parts, their moco JSON encoding, and what the admin API answers with
         // (`RecordedRequest`, `StubInfo`, `ScenarioState`). Shared by StubServer and StubServerClient,
         // so an app linking the client does not compile the moco engine.
         .target(name: "StubModel", dependencies: ["RehearsalJSON"]),
-        .target(name: "StubServer", dependencies: ["HTTPEngine", "StubModel", "RehearsalJSON", "CSystemShims", "StubVerification"]),
+        .target(name: "StubServer", dependencies: ["HTTPEngine", "StubModel", "RehearsalJSON", "BoundedRegex", "CSystemShims", "StubVerification"]),
         .target(name: "StubServerClient", dependencies: ["StubModel", "HTTPEngine", "StubVerification"]),
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer", "StubServerClient"]),
         // `make bench-router`: per-request routing cost, 10 vs 10,000 stubs.
         .executableTarget(name: "RouterBench", dependencies: ["StubServer"], path: "bench/RouterBench"),
+        // `make bench-yaml`: the YAML reader on a 10 MB OpenAPI-shaped document against JSONParser on the same data.
+        .executableTarget(name: "YAMLBench", dependencies: ["YAML", "RehearsalJSON"], path: "bench/YAMLBench"),
         // `make bench-proxy`: the upstream client against URLSession on the same upstream.
         .executableTarget(name: "UpstreamClientBench", dependencies: ["StubServer"], path: "bench/UpstreamClientBench"),
         // `make bench-live`: websocket echo round trip versus an HTTP keep-alive request.
@@ -69,8 +80,11 @@ let package = Package(
         // The built `stubserver` as a subprocess, shared by the two test targets that spawn it.
         .target(name: "StubServerTestSupport", path: "Tests/StubServerTestSupport"),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer", "HTTPEngine", "StubServerTestSupport"], exclude: ["MocoExamples"]),
+        .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI"]),
         // Spawns the built `stubserver` and drives it through StubServerClient and haveReceived.
         .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "StubServer", "SpecKit", "StubServerTestSupport"]),
+        // The YAML reader against hand-written cases, the yaml-test-suite (when its data is present) and fuzzing.
+        .testTarget(name: "YAMLTests", dependencies: ["YAML", "RehearsalJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "RehearsalSettings"]),
         // No bootstrap file on purpose: proves a spec target without one fails loudly.
         .testTarget(name: "SpecKitNoBootstrapTests", dependencies: ["SpecKit"]),

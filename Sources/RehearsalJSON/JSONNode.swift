@@ -14,11 +14,23 @@ package struct JSONNode: Sendable {
         package var key: String
         package var keyOffset: Int
         package var value: JSONNode
+
+        package init(key: String, keyOffset: Int, value: JSONNode) {
+            self.key = key
+            self.keyOffset = keyOffset
+            self.value = value
+        }
     }
 
     package var kind: Kind
     /// UTF-8 byte offset of the value's first character in its document.
     package var offset: Int
+
+    /// Also built by the YAML reader, whose offsets index the YAML bytes the same way.
+    package init(kind: Kind, offset: Int) {
+        self.kind = kind
+        self.offset = offset
+    }
 
     package var value: JSONValue {
         switch kind {

@@ -7,6 +7,9 @@
 // `JSONValue` and its parser live in RehearsalJSON (shared with the OpenAPI reader and app-linkable
 // targets); stub definitions speak it, so `import StubServer` gives it too.
 @_exported import RehearsalJSON
+// `CompiledRegex` (moco's `match` with a step budget) lives in BoundedRegex, shared with the
+// OpenAPI schema validator's `pattern`.
+@_exported import BoundedRegex
 // The stub model (`StubDefinition`, `RequestPattern`, `ResponseDefinition`, `RecordedRequest`, …)
 // lives in StubModel, shared with StubServerClient; `import StubServer` gives it as before.
 @_exported import StubModel

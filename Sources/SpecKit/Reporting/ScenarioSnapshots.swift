@@ -5,21 +5,57 @@ import TestRunObservation
 /// time (the caller's, as failures are charged), until the scenario's report is made. Keyed by the
 /// scenario's recorder, which lives exactly as long as one run of one scenario.
 enum ScenarioSnapshots {
-    private static let byRecorder = Locked<[ObjectIdentifier: [SnapshotRecord]]>([:])
+    private struct Collected {
+        var records: [SnapshotRecord] = []
+        var textBytes = 0
+    }
+
+    /// A text longer than this is cut at a line end in the report (the snapshot file holds it
+    /// all): a 1 MB `.dump` would otherwise be copied into the fragment and the page. A pad screen
+    /// is about 20 KB.
+    static let maximumTextBytes = 64 * 1024
+    /// Once a scenario's kept texts reach this size, its further snapshots keep no text.
+    static let maximumScenarioTextBytes = 4 * 1024 * 1024
+
+    private static let byRecorder = Locked<[ObjectIdentifier: Collected]>([:])
 
     /// Listens to TextSnapshot; done once, while the test list is built.
     static func installListener() {
         SnapshotEvents.install { event in
             // Without a report (`BDD_REPORT_DIR=off`) nobody would take them.
             guard let run = RunningScenario.ofCaller, !run.isExpired, ReportObserver.shared.store != nil else { return }
-            let record = SnapshotRecord(event)
-            byRecorder.withLock { $0[ObjectIdentifier(run.recorder), default: []].append(record) }
+            var record = SnapshotRecord(event)
+            byRecorder.withLock { all in
+                var collected = all[ObjectIdentifier(run.recorder)] ?? Collected()
+                record.actual = record.actual.map { clip($0, path: record.path) }
+                record.reference = record.reference.map { clip($0, path: record.path) }
+                let bytes = (record.actual?.utf8.count ?? 0) + (record.reference?.utf8.count ?? 0)
+                if collected.textBytes + bytes > maximumScenarioTextBytes {
+                    let note = "(not kept: this scenario's snapshots passed \(maximumScenarioTextBytes / 1024 / 1024) MB of text; see \(record.path))"
+                    record.actual = note
+                    record.reference = record.reference == nil ? nil : note
+                } else {
+                    collected.textBytes += bytes
+                }
+                collected.records.append(record)
+                all[ObjectIdentifier(run.recorder)] = collected
+            }
         }
     }
 
     /// The snapshots `recorder`'s scenario asserted, forgotten afterwards; nil when it took none.
     static func take(for recorder: ScenarioRecorder) -> [SnapshotRecord]? {
-        byRecorder.withLock { $0.removeValue(forKey: ObjectIdentifier(recorder)) }
+        byRecorder.withLock { $0.removeValue(forKey: ObjectIdentifier(recorder))?.records }
+    }
+
+    /// `text`, or its first lines up to ``maximumTextBytes`` and a line saying it was cut.
+    static func clip(_ text: String, path: String) -> String {
+        let bytes = text.utf8
+        guard bytes.count > maximumTextBytes else { return text }
+        let limit = bytes.index(bytes.startIndex, offsetBy: maximumTextBytes)
+        let end = bytes[..<limit].lastIndex(of: UInt8(ascii: "\n")).map { bytes.index(after: $0) } ?? limit
+        return String(decoding: bytes[..<end], as: UTF8.self)
+            + "… (cut at \(maximumTextBytes / 1024) KB of \(bytes.count) bytes; the whole text is in \(path))\n"
     }
 }
 

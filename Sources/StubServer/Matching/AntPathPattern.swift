@@ -1,3 +1,5 @@
+import BoundedRegex
+
 /// An Ant-style path template (moco's `path` operator, Spring's AntPathMatcher rules):
 /// `{name}` captures within one segment, `{name:regex}` with a constraint, `*` any characters
 /// within a segment, `?` one character, `**` any number of whole segments. The whole path must

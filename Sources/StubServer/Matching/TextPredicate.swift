@@ -1,3 +1,4 @@
+import BoundedRegex
 import Foundation
 
 /// A compiled `TextMatcher` over string values (the uri, a header, the body text…).
@@ -105,60 +106,5 @@ enum TextPredicate: Sendable {
             found = true
         }
         return found ? false : matches(nil)
-    }
-}
-
-/// An ICU regular expression (close to Java's syntax) that must match the whole value, as
-/// moco's `match` does. `NSRegularExpression` is immutable and safe to share across threads.
-final class CompiledRegex: @unchecked Sendable {
-    let pattern: String
-    let caseInsensitive: Bool
-    private let regex: NSRegularExpression
-
-    struct CompileError: Error { var message: String }
-
-    init(_ pattern: String, caseInsensitive: Bool = false) throws(CompileError) {
-        self.pattern = pattern
-        self.caseInsensitive = caseInsensitive
-        do {
-            regex = try NSRegularExpression(pattern: "\\A(?:\(pattern))\\z", options: caseInsensitive ? [.caseInsensitive] : [])
-        } catch {
-            throw CompileError(message: "invalid regular expression \(quoted(pattern))")
-        }
-        // Reject patterns that only compile thanks to our wrapping (e.g. an unbalanced ")(").
-        do {
-            _ = try NSRegularExpression(pattern: pattern, options: [])
-        } catch {
-            throw CompileError(message: "invalid regular expression \(quoted(pattern))")
-        }
-    }
-
-    /// Progress reports (ICU calls back about every 10,000 backtracking steps) a match may use
-    /// before it counts as "no match", so a catastrophic pattern such as `(a+)+$` on a long URI
-    /// cannot hold an event loop for seconds (or years). About a million steps plus twenty per
-    /// character of input: a few milliseconds, while sane patterns need a few steps per
-    /// character even on a large body.
-    static func stepBudget(forLength length: Int) -> Int { 100 + length / 512 }
-
-    func matchesWhole(_ value: String) -> Bool {
-        matchesWhole(value, budget: Self.stepBudget(forLength: value.utf16.count)).matched
-    }
-
-    /// Whether the whole value matches, and whether the step budget ran out first (then
-    /// `matched` is false).
-    func matchesWhole(_ value: String, budget: Int) -> (matched: Bool, exhausted: Bool) {
-        let range = NSRange(value.startIndex..<value.endIndex, in: value)
-        var matched = false
-        var reports = 0
-        regex.enumerateMatches(in: value, options: [.reportProgress], range: range) { result, flags, stop in
-            if result != nil {
-                matched = true
-                stop.pointee = true
-            } else if flags.contains(.progress) {
-                reports += 1
-                if reports > budget { stop.pointee = true }
-            }
-        }
-        return (matched, !matched && reports > budget)
     }
 }

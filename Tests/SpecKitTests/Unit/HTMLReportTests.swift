@@ -190,3 +190,15 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertTrue(html.contains("id=\"gallery\""), html)
     }
 }
+
+extension HTMLReportTests {
+    func testALongSnapshotTextIsCutAtALineEndWithANote() {
+        let line = String(repeating: "x", count: 99) + "\n"
+        let text = String(repeating: line, count: 1_000)  // 100,000 bytes
+        let clipped = ScenarioSnapshots.clip(text, path: "/p/big.1.txt")
+        XCTAssertLessThanOrEqual(clipped.utf8.count, ScenarioSnapshots.maximumTextBytes + 200)
+        XCTAssertTrue(clipped.hasPrefix(String(repeating: line, count: 655)), "whole lines are kept")
+        XCTAssertTrue(clipped.hasSuffix("… (cut at 64 KB of 100000 bytes; the whole text is in /p/big.1.txt)\n"), String(clipped.suffix(120)))
+        XCTAssertEqual(ScenarioSnapshots.clip("short\n", path: "/p"), "short\n")
+    }
+}

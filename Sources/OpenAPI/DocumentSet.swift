@@ -1,0 +1,143 @@
+import Foundation
+import RehearsalJSON
+
+/// One file of an OpenAPI document: the top document or a file a `$ref` names.
+package struct SourceDocument: Sendable {
+    /// As messages call it (relative to the working directory when inside it).
+    package var name: String
+    /// Absolute path; empty for a document parsed from memory.
+    package var path: String
+    package var bytes: [UInt8]
+    package var root: JSONNode
+}
+
+/// The top document and every file its `$ref`s reach, with JSON pointer lookup and `$ref`
+/// resolution. Every file is loaded (and every `$ref` checked) before the model is built, so
+/// resolving is a pure lookup: validators share the set across threads.
+package struct DocumentSet: Sendable {
+    package var documents: [SourceDocument]
+
+    package func location(_ document: Int, _ pointer: String) -> DocumentLocation {
+        DocumentLocation(document: document, pointer: pointer, fileName: document == 0 ? nil : documents[document].name)
+    }
+
+    package func node(at location: DocumentLocation) -> JSONNode? {
+        Self.node(in: documents[location.document].root, pointer: location.pointer)
+    }
+
+    /// The node `pointer` (`/components/schemas/Pet`, tokens escaped with `~0 ~1`) names.
+    package static func node(in root: JSONNode, pointer: String) -> JSONNode? {
+        var node = root
+        for token in tokens(of: pointer) {
+            if let members = node.members {
+                guard let child = members.first(where: { $0.key == token }) else { return nil }
+                node = child.value
+            } else if let elements = node.elements {
+                guard let index = Int(token), index >= 0, index < elements.count, String(index) == token else { return nil }
+                node = elements[index]
+            } else {
+                return nil
+            }
+        }
+        return node
+    }
+
+    package static func tokens(of pointer: String) -> [String] {
+        guard !pointer.isEmpty else { return [] }
+        return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
+            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        }
+    }
+
+    package static func escape(_ token: String) -> String {
+        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    /// The JSON path (`.paths["/users/{id}"].get`) of a pointer in a document, for messages.
+    package func jsonPath(_ location: DocumentLocation) -> String {
+        var node = documents[location.document].root
+        var path = ""
+        for token in Self.tokens(of: location.pointer) {
+            if let members = node.members, let child = members.first(where: { $0.key == token }) {
+                path += PathText.key(token)
+                node = child.value
+            } else if let elements = node.elements, let index = Int(token), index >= 0, index < elements.count {
+                path += PathText.index(index)
+                node = elements[index]
+            } else {
+                path += PathText.key(token)
+            }
+        }
+        return path
+    }
+
+    package func position(_ location: DocumentLocation) -> SourcePosition? {
+        guard let node = node(at: location) else { return nil }
+        return SourcePosition.locate(offset: node.offset, in: documents[location.document].bytes)
+    }
+
+    package func diagnostic(_ location: DocumentLocation, _ message: String) -> OpenAPIDiagnostic {
+        OpenAPIDiagnostic(document: documents[location.document].name, path: jsonPath(location), message: message, position: position(location))
+    }
+
+    /// Where `reference` (a `$ref` value written in `document`) points. Files must already be loaded.
+    package func resolve(_ reference: String, from document: Int) -> Result<DocumentLocation, ReferenceFailure> {
+        let (file, fragment) = Self.split(reference)
+        var target = document
+        if !file.isEmpty {
+            let base = documents[document].path
+            let absolute = DocumentFile.normalize(file, relativeTo: Self.directory(of: base))
+            guard let index = documents.firstIndex(where: { $0.path == absolute }) else {
+                return .failure(ReferenceFailure(message: "the file \(PathText.quoted(file)) is not loaded"))
+            }
+            target = index
+        }
+        guard fragment.isEmpty || fragment.hasPrefix("/") else {
+            return .failure(ReferenceFailure(message: "\(PathText.quoted(reference)): only JSON pointers (#/…) are supported, not anchors"))
+        }
+        guard Self.node(in: documents[target].root, pointer: fragment) != nil else {
+            return .failure(ReferenceFailure(message: "\(PathText.quoted(reference)) points at nothing: \(PathText.quoted("#" + fragment)) is not in \(documents[target].name)"))
+        }
+        return .success(location(target, fragment))
+    }
+
+    package struct ReferenceFailure: Error, Sendable {
+        package var message: String
+    }
+
+    /// `pets.json#/Pet` → (`pets.json`, `/Pet`), the fragment percent-decoded.
+    package static func split(_ reference: String) -> (file: String, fragment: String) {
+        guard let hash = reference.firstIndex(of: "#") else { return (reference, "") }
+        let fragment = String(reference[reference.index(after: hash)...])
+        return (String(reference[..<hash]), fragment.removingPercentEncoding ?? fragment)
+    }
+
+    package static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Follows `$ref`s from `location` to a node that is not a bare reference. A chain that
+    /// comes back to itself with nothing in between is an error (a recursive schema has
+    /// structure between the references, e.g. `properties`, and never gets here).
+    package func dereference(_ start: DocumentLocation) -> Result<(DocumentLocation, JSONNode), ReferenceFailure> {
+        var current = start
+        var seen: [DocumentLocation] = []
+        while true {
+            guard let node = node(at: current) else {
+                return .failure(ReferenceFailure(message: "\(current) points at nothing"))
+            }
+            guard let reference = node.members?.first(where: { $0.key == "$ref" })?.value.stringValue else {
+                return .success((current, node))
+            }
+            if seen.contains(current) {
+                return .failure(ReferenceFailure(message: "a $ref cycle with nothing in between: " + (seen + [current]).map(\.description).joined(separator: " → ")))
+            }
+            seen.append(current)
+            switch resolve(reference, from: current.document) {
+            case .failure(let failure): return .failure(failure)
+            case .success(let next): current = next
+            }
+        }
+    }
+}

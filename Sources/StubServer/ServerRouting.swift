@@ -1,0 +1,73 @@
+import Foundation
+
+/// Anything that turns a request into a reply plus the stub that made it. `Router` is the one
+/// the configuration builds.
+protocol RequestRouting: Sendable {
+    func route(_ request: HTTPRequest) -> RouteResult
+}
+
+extension Router: RequestRouting {}
+
+/// Added stubs first, then the configuration's (one routing pass over both, so catch-alls
+/// still come last and a miss is compared with every stub).
+struct ServerRouting: RequestRouting {
+    let added: Router?
+    let file: any RequestRouting
+
+    func route(_ request: HTTPRequest) -> RouteResult {
+        guard let added else { return file.route(request) }
+        if let router = file as? Router { return Router.route(request, first: added, then: router) }
+        if added.stub(matching: request) != nil { return added.route(request) }
+        return file.route(request)
+    }
+}
+
+/// The current routes; reload swaps the whole table at once.
+final class RouteTable: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: any RequestRouting
+
+    init(_ routing: any RequestRouting) { current = routing }
+
+    var routing: any RequestRouting {
+        lock.lock(); defer { lock.unlock() }
+        return current
+    }
+
+    func replace(with routing: any RequestRouting) {
+        lock.lock(); current = routing; lock.unlock()
+    }
+}
+
+/// Routes each request and records the exchange in the journal once the reply goes out.
+struct JournalingResponder: HTTPResponder {
+    let routes: RouteTable
+    let journal: RequestJournal
+    let logger: (@Sendable (JournalEntry) -> Void)?
+    /// The admin API, when on; its calls are not journaled.
+    var admin: AdminEndpoint? = nil
+    /// The dashboard's feed and hit counts.
+    var feed: DashboardFeed? = nil
+    var hits: StubHitCounter? = nil
+
+    func respond(to request: HTTPRequest) -> HTTPReply {
+        if let admin, AdminEndpoint.claims(request) { return admin.respond(to: request) }
+        let result = routes.routing.route(request)
+        var reply = result.reply
+        let stub = result.stub
+        let nearMisses = result.nearMisses
+        let previous = reply.onSent
+        let journal = journal
+        let logger = logger
+        let feed = feed
+        let hits = hits
+        reply.onSent = { status, elapsed in
+            previous?(status, elapsed)
+            let entry = journal.record(request: request, stub: stub, status: status, duration: elapsed, nearMisses: nearMisses)
+            logger?(entry)
+            if let stub { hits?.count(stub) }
+            if let feed, feed.hasSubscribers { feed.publish(DashboardEndpoint.requestMessage(entry)) }
+        }
+        return reply
+    }
+}
