@@ -15,7 +15,10 @@ let package = Package(
         .library(name: "TextSnapshot", targets: ["TextSnapshot"]),
         .library(name: "TextScreen", targets: ["TextScreen"]),
         .library(name: "DesignerNews", targets: ["DesignerNews"]),
+        // The scenario report model and renderers, to read or render SpecKit's fragments without XCTest.
+        .library(name: "SpecReporting", targets: ["SpecReporting"]),
         .executable(name: "stubserver", targets: ["StubServerCLI"]),
+        .executable(name: "speckit", targets: ["SpeckitCLI"]),
     ],
     targets: [
         // Exposes the Linux system headers that Glibc's module map leaves out
@@ -41,15 +44,15 @@ let package = Package(
         .target(name: "BoundedRegex", dependencies: ["RehearsalJSON"]),
         // OpenAPI 3.0/3.1 documents: the operation model, `$ref` resolution across confined
         // files, and the JSON Schema validator (`stubserver check`, contract checks).
-        .target(name: "OpenAPI", dependencies: ["RehearsalJSON", "BoundedRegex"]),
+        .target(name: "OpenAPI", dependencies: ["RehearsalJSON", "BoundedRegex", "YAML"]),
         // The stub model as values, nothing of matching or serving: `StubDefinition` and its request
         // and response parts, their moco JSON encoding, and what the admin API answers with
         // (`RecordedRequest`, `StubInfo`, `ScenarioState`). Shared by StubServer and StubServerClient,
         // so an app linking the client does not compile the moco engine.
         .target(name: "StubModel", dependencies: ["RehearsalJSON"]),
-        .target(name: "StubServer", dependencies: ["HTTPEngine", "StubModel", "RehearsalJSON", "BoundedRegex", "CSystemShims", "StubVerification"]),
+        .target(name: "StubServer", dependencies: ["HTTPEngine", "StubModel", "RehearsalJSON", "BoundedRegex", "OpenAPI", "CSystemShims", "StubVerification"]),
         .target(name: "StubServerClient", dependencies: ["StubModel", "HTTPEngine", "StubVerification"]),
-        .executableTarget(name: "StubServerCLI", dependencies: ["StubServer", "StubServerClient"]),
+        .executableTarget(name: "StubServerCLI", dependencies: ["StubServer", "StubServerClient", "OpenAPI"]),
         // `make bench-router`: per-request routing cost, 10 vs 10,000 stubs.
         .executableTarget(name: "RouterBench", dependencies: ["StubServer"], path: "bench/RouterBench"),
         // `make bench-yaml`: the YAML reader on a 10 MB OpenAPI-shaped document against JSONParser on the same data.
@@ -61,7 +64,12 @@ let package = Package(
         // App code may link SpecKitAppSupport and TextScreen; they never import XCTest
         // (`make check-app-targets`). SpecKit and TextSnapshot re-export them for tests.
         .target(name: "SpecKitAppSupport"),
-        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport", "TestRunObservation", "RehearsalSettings", "StubVerification"]),
+        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport", "TestRunObservation", "RehearsalSettings", "StubVerification", "SpecReporting"]),
+        // The report model (`ScenarioReport`, fragments) and its renderers (living document, JUnit),
+        // Foundation only: no XCTest, no Testing. SpecKit writes it; `speckit merge` merges shards of it.
+        .target(name: "SpecReporting"),
+        // `speckit merge`: the shards' reports of a sharded run (`BDD_SHARD=i/n`) merged into one.
+        .executableTarget(name: "SpeckitCLI", dependencies: ["SpecReporting"]),
         .target(name: "TextScreen"),
         .target(name: "TextSnapshot", dependencies: ["TextScreen", "TestRunObservation", "RehearsalSettings"]),
         // Which XCTest test is running, shared by SpecKit (which starts watching while the test
@@ -79,13 +87,13 @@ let package = Package(
         .executableTarget(name: "TextSnapshotBench", dependencies: ["TextSnapshot"], path: "bench/TextSnapshotBench"),
         // The built `stubserver` as a subprocess, shared by the two test targets that spawn it.
         .target(name: "StubServerTestSupport", path: "Tests/StubServerTestSupport"),
-        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "HTTPEngine", "StubServerTestSupport"], exclude: ["MocoExamples"]),
-        .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI"]),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "HTTPEngine", "OpenAPI", "StubServerTestSupport"], exclude: ["MocoExamples"]),
+        .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI"], exclude: ["Documents"]),
         // Spawns the built `stubserver` and drives it through StubServerClient and haveReceived.
         .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "StubServer", "SpecKit", "StubServerTestSupport"]),
         // The YAML reader against hand-written cases, the yaml-test-suite (when its data is present) and fuzzing.
         .testTarget(name: "YAMLTests", dependencies: ["YAML", "RehearsalJSON"], exclude: ["Fixtures"]),
-        .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "RehearsalSettings"]),
+        .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "RehearsalSettings", "SpecReporting"]),
         // No bootstrap file on purpose: proves a spec target without one fails loudly.
         .testTarget(name: "SpecKitNoBootstrapTests", dependencies: ["SpecKit"]),
         // SpecKit too: a scenario proves re-record commands select SpecKit-named tests.

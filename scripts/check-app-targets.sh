@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # App code must never link XCTest: an iOS app target cannot. This checks, without building, that
 # the targets app code (or a UI-test helper) may link (DesignerNews, SpecKitAppSupport, TextScreen,
-# StubServerClient and what it links) neither import XCTest
+# StubServerClient and what it links; SpecReporting and the `speckit` command, XCTest-free by design) neither import XCTest
 # nor import, or depend in Package.swift on, any target that does (SpecKit, TextSnapshot, …).
 # Run by `make test`; `scripts/check-app-targets.sh [ROOT]` checks another checkout.
 set -euo pipefail
 root=${1:-.}
 cd "$root"
-app_targets=(DesignerNews SpecKitAppSupport TextScreen StubServerClient StubModel RehearsalJSON StubVerification StubServer HTTPEngine)
+app_targets=(DesignerNews SpecKitAppSupport TextScreen StubServerClient StubModel RehearsalJSON StubVerification StubServer HTTPEngine SpecReporting SpeckitCLI)
 
 # `import XCTest`, `@testable import SpecKit`, `import class XCTest.XCTestCase`, …
 import_pattern() {

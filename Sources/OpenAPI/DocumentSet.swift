@@ -22,19 +22,59 @@ package struct DocumentSet: Sendable {
     }
 
     package func node(at location: DocumentLocation) -> JSONNode? {
-        Self.node(in: documents[location.document].root, pointer: location.pointer)
+        node(in: location.document, pointer: location.pointer)
     }
 
-    /// The node `pointer` (`/components/schemas/Pet`, tokens escaped with `~0 ~1`) names.
-    package static func node(in root: JSONNode, pointer: String) -> JSONNode? {
-        var node = root
-        for token in tokens(of: pointer) {
+    /// Objects with more members than this get a key index (`paths` and `components.schemas`
+    /// of a large API have thousands), so following a pointer never scans them.
+    static let indexedObjectSize = 16
+
+    /// Per document: for each large object (by its offset), key → member position.
+    private var memberIndexes: [[Int: [String: Int]]] = []
+
+    package init(documents: [SourceDocument]) {
+        self.documents = documents
+    }
+
+    /// Builds the key indexes of large objects; call once every document is loaded.
+    package mutating func index() {
+        memberIndexes = documents.map { document in
+            var index: [Int: [String: Int]] = [:]
+            Self.collectIndexes(document.root, into: &index)
+            return index
+        }
+    }
+
+    private static func collectIndexes(_ node: JSONNode, into index: inout [Int: [String: Int]]) {
+        if let members = node.members {
+            if members.count > indexedObjectSize {
+                var keys: [String: Int] = [:]
+                keys.reserveCapacity(members.count)
+                for (position, member) in members.enumerated() where keys[member.key] == nil { keys[member.key] = position }
+                index[node.offset] = keys
+            }
+            for member in members { collectIndexes(member.value, into: &index) }
+        } else if let elements = node.elements {
+            for element in elements { collectIndexes(element, into: &index) }
+        }
+    }
+
+    /// The node `pointer` (`/components/schemas/Pet`, tokens escaped with `~0 ~1`) names in a document.
+    package func node(in document: Int, pointer: String) -> JSONNode? {
+        var node = documents[document].root
+        let index = document < memberIndexes.count ? memberIndexes[document] : [:]
+        for token in Self.tokens(of: pointer) {
             if let members = node.members {
-                guard let child = members.first(where: { $0.key == token }) else { return nil }
-                node = child.value
+                if members.count > Self.indexedObjectSize, let keys = index[node.offset] {
+                    guard let position = keys[token] else { return nil }
+                    node = members[position].value
+                } else {
+                    guard let child = members.first(where: { $0.key == token }) else { return nil }
+                    node = child.value
+                }
             } else if let elements = node.elements {
-                guard let index = Int(token), index >= 0, index < elements.count, String(index) == token else { return nil }
-                node = elements[index]
+                guard let position = Int(token), position >= 0, position < elements.count, String(position) == token else { return nil }
+                node = elements[position]
             } else {
                 return nil
             }
@@ -44,23 +84,29 @@ package struct DocumentSet: Sendable {
 
     package static func tokens(of pointer: String) -> [String] {
         guard !pointer.isEmpty else { return [] }
-        return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        let parts = pointer.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        return parts.map { part in
+            let token = String(Substring(part))
+            guard token.utf8.contains(UInt8(ascii: "~")) else { return token }
+            return token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
         }
     }
 
     package static func escape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
+        return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     /// The JSON path (`.paths["/users/{id}"].get`) of a pointer in a document, for messages.
     package func jsonPath(_ location: DocumentLocation) -> String {
         var node = documents[location.document].root
         var path = ""
+        var pointer = ""
         for token in Self.tokens(of: location.pointer) {
-            if let members = node.members, let child = members.first(where: { $0.key == token }) {
+            pointer += "/" + Self.escape(token)
+            if node.members != nil, let child = self.node(in: location.document, pointer: pointer) {
                 path += PathText.key(token)
-                node = child.value
+                node = child
             } else if let elements = node.elements, let index = Int(token), index >= 0, index < elements.count {
                 path += PathText.index(index)
                 node = elements[index]
@@ -95,7 +141,7 @@ package struct DocumentSet: Sendable {
         guard fragment.isEmpty || fragment.hasPrefix("/") else {
             return .failure(ReferenceFailure(message: "\(PathText.quoted(reference)): only JSON pointers (#/…) are supported, not anchors"))
         }
-        guard Self.node(in: documents[target].root, pointer: fragment) != nil else {
+        guard node(in: target, pointer: fragment) != nil else {
             return .failure(ReferenceFailure(message: "\(PathText.quoted(reference)) points at nothing: \(PathText.quoted("#" + fragment)) is not in \(documents[target].name)"))
         }
         return .success(location(target, fragment))

@@ -1,5 +1,6 @@
 import Foundation
 import RehearsalJSON
+import YAML
 
 /// Reads an OpenAPI document and the files its `$ref`s name into an `OpenAPIDocument`,
 /// reporting every problem with the document, JSON path, line and column.
@@ -8,9 +9,9 @@ import RehearsalJSON
 /// let api = try OpenAPILoader().load("Stubs/openapi.json")
 /// ```
 public struct OpenAPILoader: Sendable {
-    /// Parses a YAML document into nodes whose offsets are UTF-8 offsets into the same bytes.
-    /// Nil until the YAML reader is plugged in: YAML documents are then refused with a clear error.
-    package var parseYAML: (@Sendable ([UInt8]) throws -> JSONNode)?
+    /// Parses a YAML document into nodes whose offsets are UTF-8 offsets into the same bytes
+    /// (our YAML reader), so errors in YAML documents name lines and columns the same way.
+    package var parseYAML: (@Sendable ([UInt8]) throws -> JSONNode)? = { bytes in try YAMLReader.jsonNode(from: bytes) }
     /// Files a `$ref` may name must lie in this folder (default: the top document's folder).
     public var root: String?
     public var workingDirectory: String
@@ -40,17 +41,22 @@ public struct OpenAPILoader: Sendable {
 
     private func parse(_ bytes: [UInt8], name: String) throws(OpenAPIError) -> JSONNode {
         let first = bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
-        let looksJSON = first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || name.lowercased().hasSuffix(".json")
+        // `.yaml`/`.yml` names are YAML even when they start with a flow collection (`{openapi: …}`).
+        let lowercased = name.lowercased()
+        let namedYAML = lowercased.hasSuffix(".yaml") || lowercased.hasSuffix(".yml")
+        let looksJSON = !namedYAML && (first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || lowercased.hasSuffix(".json"))
         if looksJSON || parseYAML == nil {
             do throws(JSONSyntaxError) {
                 return try JSONParser.parse(bytes)
             } catch {
-                let hint = looksJSON ? "" : " (YAML documents need the YAML reader, which this build does not have yet; convert the document to JSON)"
+                let hint = looksJSON || parseYAML != nil ? "" : " (no YAML reader is configured; convert the document to JSON)"
                 throw OpenAPIError([OpenAPIDiagnostic(document: name, path: "", message: "malformed JSON: \(error.message)\(hint)", position: error.position)])
             }
         }
         do {
             return try parseYAML!(bytes)
+        } catch let error as YAMLSyntaxError {
+            throw OpenAPIError([OpenAPIDiagnostic(document: name, path: "", message: "malformed YAML: \(error.message)", position: error.position)])
         } catch {
             throw OpenAPIError([OpenAPIDiagnostic(document: name, path: "", message: "malformed YAML: \(error)")])
         }
@@ -115,6 +121,7 @@ public struct OpenAPILoader: Sendable {
             }
         }
         guard diagnostics.isEmpty else { return }
+        set.index()
         for index in set.documents.indices {
             var references: [(pointer: String, value: String)] = []
             Self.collectReferences(set.documents[index].root, pointer: "", into: &references)

@@ -37,6 +37,7 @@ package struct RehearsalSettings: Sendable {
         Setting(name: "BDD_REPORT_DIR", fileKey: "reportDirectory"),
         Setting(name: "BDD_RUN_ID", fileKey: "runID"),
         Setting(name: "BDD_ALLOW_FOCUS", fileKey: "allowFocus"),
+        Setting(name: "BDD_SHARD", fileKey: "shard"),
         Setting(name: "TEXT_SNAPSHOT_RECORD", fileKey: "record"),
         Setting(name: "TEXT_SNAPSHOT_STRICT", fileKey: "strict"),
         Setting(name: "TEXT_SNAPSHOT_PRUNE", fileKey: "prune"),

@@ -12,6 +12,7 @@ enum Help {
       cert                    Show or renew the local development CA and certificate (start --https).
       shutdown                Stop a running server through its shutdown port.
       validate                Check a configuration and print every problem.
+      check                   Check every stub against the API's OpenAPI document (contract drift).
       requests                List the requests a running server received (admin API).
       reset                   Reset a running server: journal, sequences, scenarios, added stubs.
       version                 Print the version.
@@ -94,6 +95,31 @@ enum Help {
 
     Prints '<config>: ok (N sessions from M files)' and exits 0 when the configuration loads;
     prints every problem and exits 1 when it has problems.
+    """
+
+    static let check = """
+    OVERVIEW: Check every stub against the API's OpenAPI 3.0/3.1 document: the operation each
+    stub stands for (method and path template), the query parameters, headers and body it
+    requires, and each response it sends (status, headers, body against the schema).
+
+    USAGE: stubserver check --openapi <document> (-c <config> | -g <settings> [-e <env>]) [--strict] [--format text|json] [--expect-drift <stubs>]
+
+    OPTIONS:
+      --openapi <document>    The OpenAPI document (JSON; $refs to files next to it are followed).
+      -c, --config <config>   Configuration file or quoted glob.
+      -g, --settings <settings>
+                              Global settings file.
+      -e, --env <env>         With -g: the environment to check.
+      --strict                Treat warnings (an undeclared header, an empty body where the API
+                              declares one, a body that cannot be checked) as drift.
+      --format <format>       'text' (default): findings grouped by file with line:column, then a
+                              coverage table; 'json': the same for tools.
+      --expect-drift <stubs>  Comma-separated stub ids (Stubs/worlds_conf.json#4) that break the
+                              contract on purpose; their drift is a note (a warning if they stop).
+      -h, --help              Show help information.
+
+    EXIT CODES: 0 no drift, 1 drift (or warnings with --strict) or a file that does not load,
+    64 usage error.
     """
 
     static let version = """

@@ -36,11 +36,11 @@ final class YAMLOpenAPIDocumentTests: XCTestCase {
 
     func testPublicExamplesReadTheSameFromYAMLAndJSON() throws {
         guard let suite = YAMLTestSuiteTests.suiteDirectory else {
-            throw XCTSkip("the public OpenAPI examples are not present (see docs/stub-config.md#yaml-documents-openapi)")
+            throw XCTSkip("the public OpenAPI examples are not present (see docs/contract-checks.md#yaml-documents)")
         }
         let examples = suite.deletingLastPathComponent().appendingPathComponent("openapi-examples")
         guard let enumerator = FileManager.default.enumerator(atPath: examples.path) else {
-            throw XCTSkip("the public OpenAPI examples are not present (see docs/stub-config.md#yaml-documents-openapi)")
+            throw XCTSkip("the public OpenAPI examples are not present (see docs/contract-checks.md#yaml-documents)")
         }
         var compared: [String] = []
         for case let relative as String in enumerator where relative.hasSuffix(".yaml") {

@@ -10,7 +10,7 @@ import YAML
 ///
 /// The data is looked for, in order, in `$REHEARSAL_YAML_TEST_SUITE`,
 /// `Tests/YAMLTests/Fixtures/yaml-test-suite` and `../shared/reference/yaml-test-suite` next to
-/// the checkout (where CI lays the shared reference data). See docs/stub-config.md.
+/// the checkout (where CI lays the shared reference data). See docs/contract-checks.md.
 final class YAMLTestSuiteTests: XCTestCase {
     /// Cases left out on purpose, with the reason. Empty: every kept case passes.
     static let skipped: [String: String] = [:]
@@ -47,7 +47,7 @@ final class YAMLTestSuiteTests: XCTestCase {
 
     func testEveryKeptCase() throws {
         guard let root = Self.suiteDirectory else {
-            throw XCTSkip("the yaml-test-suite data is not present (see docs/stub-config.md#yaml-documents-openapi)")
+            throw XCTSkip("the yaml-test-suite data is not present (see docs/contract-checks.md#yaml-documents)")
         }
         let cases = Self.caseDirectories(in: root)
         XCTAssertGreaterThan(cases.count, 300, "the suite data looks incomplete")

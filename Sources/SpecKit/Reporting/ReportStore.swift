@@ -1,4 +1,5 @@
 import Foundation
+import SpecReporting
 
 #if canImport(Glibc)
 import Glibc
@@ -103,8 +104,6 @@ final class ReportStore: @unchecked Sendable {
 
     /// Every fragment of this run; the latest wins when a scenario appears twice.
     func readFragments() -> (reports: [ScenarioReport], problems: [String]) {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
         let (own, ownName) = state.withLock { ($0.written, $0.journalName) }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: runDirectory.path)) ?? [])
             .filter { $0.hasSuffix(".jsonl") && $0 != ownName }.sorted()
@@ -122,21 +121,8 @@ final class ReportStore: @unchecked Sendable {
                 problems.append("could not read fragment file \(url.path)")
                 continue
             }
-            var records: [ScenarioReport] = []
-            // One decode of the whole file is much faster than one per line;
-            // line by line only when something in it is damaged.
-            if let all = try? decoder.decode([ScenarioReport].self, from: Self.jsonArray(ofLines: data)) {
-                records = all
-            } else {
-                let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-                for (index, line) in lines.enumerated() where !line.isEmpty {
-                    do {
-                        records.append(try decoder.decode(ScenarioReport.self, from: Data(line)))
-                    } catch {
-                        problems.append("skipped an unreadable fragment at \(url.path):\(index + 1)")
-                    }
-                }
-            }
+            let (records, damaged) = FragmentReader.decode(data, source: url.path)
+            problems += damaged
             for record in records where record.runID == runID { keep(record) }
         }
         return (Array(latest.values), problems)
@@ -145,9 +131,8 @@ final class ReportStore: @unchecked Sendable {
     /// The scenarios of the previous report (empty when there is none or it is unreadable).
     func readBaseline() -> [ScenarioReport] {
         guard let data = try? Data(contentsOf: scenariosURL), !data.isEmpty else { return [] }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return (try? decoder.decode([ScenarioReport].self, from: Self.jsonArray(ofLines: data))) ?? []
+        let (reports, problems) = FragmentReader.decode(data, source: scenariosURL.path)
+        return problems.isEmpty ? reports : []
     }
 
     /// This run's reports replace the baseline's reports of the same scenarios.
@@ -158,18 +143,7 @@ final class ReportStore: @unchecked Sendable {
 
     /// `a\nb\n` → `[a,b]`: JSON Lines as one JSON array.
     static func jsonArray(ofLines data: Data) -> Data {
-        var bytes = [UInt8](data)
-        while bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            for index in buffer.indices where buffer[index] == UInt8(ascii: "\n") {
-                buffer[index] = UInt8(ascii: ",")
-            }
-        }
-        var array = Data(capacity: bytes.count + 2)
-        array.append(UInt8(ascii: "["))
-        array.append(contentsOf: bytes)
-        array.append(UInt8(ascii: "]"))
-        return array
+        FragmentReader.jsonArray(ofLines: data)
     }
 
     // MARK: Merge
@@ -188,14 +162,7 @@ final class ReportStore: @unchecked Sendable {
             if announce { for problem in problems { SpecSettings.warn(problem) } }
             if partial { reports = Self.overlay(reports, on: readBaseline()) }
             let ordered = ReportOrdering.sorted(reports)
-            let encoder = JSONEncoder()
-            encoder.dateEncodingStrategy = .secondsSince1970
-            var lines = Data()
-            for report in ordered {
-                lines.append(try encoder.encode(report))
-                lines.append(UInt8(ascii: "\n"))
-            }
-            try AtomicFile.write(lines, to: scenariosURL)
+            try AtomicFile.write(try FragmentReader.jsonLines(ordered), to: scenariosURL)
             let context = ReportContext(
                 runID: runID, generatedAt: generatedAt, tagFilter: SpecSettings.tagFilter.summary)
             try AtomicFile.write(Data(LivingDocRenderer.render(ordered, context: context).utf8), to: livingDocURL)
@@ -215,53 +182,6 @@ private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
 private let systemWrite = Darwin.write
 #endif
-
-/// What a merged report says about the run as a whole.
-struct ReportContext: Sendable {
-    var runID: String
-    var generatedAt: Date
-    var tagFilter: String
-}
-
-enum ReportOrdering {
-    /// Spec classes alphabetically, scenarios in declaration order.
-    static func sorted(_ reports: [ScenarioReport]) -> [ScenarioReport] {
-        // Sorting indices avoids copying the large report values on every swap.
-        let order = reports.indices.sorted { i, j in
-            let a = reports[i], b = reports[j]
-            if a.specClass != b.specClass { return a.specClass < b.specClass }
-            if a.featureIndex != b.featureIndex { return a.featureIndex < b.featureIndex }
-            if a.ordinal != b.ordinal { return a.ordinal < b.ordinal }
-            return a.testName < b.testName
-        }
-        return order.map { reports[$0] }
-    }
-}
-
-/// Write to a temporary file in the same folder, then rename: readers see the
-/// old file or the new one, never half of one.
-enum AtomicFile {
-    static func write(_ data: Data, to url: URL) throws {
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(
-            ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        do {
-            try data.write(to: temporary)
-            guard rename(temporary.path, url.path) == 0 else {
-                throw ReportWriteError(path: url.path, reason: String(cString: strerror(errno)))
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
-    }
-}
-
-struct ReportWriteError: Error, CustomStringConvertible {
-    var path: String
-    var reason: String
-    var description: String { "could not write \(path): \(reason)" }
-}
 
 /// An advisory whole-file lock (`flock`) shared by every test process.
 struct FileLock {
@@ -293,10 +213,14 @@ enum RunScope {
         "--repeat-until", "--repetitions", "--experimental-maximum-parallelization-width",
     ]
 
-    /// A test name, `--filter`/`--skip`, `BDD_TAGS` or `BDD_SCENARIO` selects part of the run.
+    /// A test name, `--filter`/`--skip`, `BDD_TAGS` or `BDD_SCENARIO` selects part of the run
+    /// (a shard, `BDD_SHARD`, is never partial).
     static func isPartial(
         arguments: [String] = CommandLine.arguments, environment: [String: String] = SpecSettings.environment
     ) -> Bool {
+        // A shard's report is exactly its shard's scenarios, whatever else selects: `speckit merge`
+        // then never meets a scenario of an earlier run (or of another shard) in it.
+        if !(environment["BDD_SHARD"] ?? "").isEmpty { return false }
         for name in ["BDD_TAGS", "BDD_SCENARIO"] where !(environment[name] ?? "").isEmpty { return true }
         var rest = arguments.dropFirst()[...]
         while let argument = rest.first {

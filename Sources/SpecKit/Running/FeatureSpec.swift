@@ -170,9 +170,8 @@ extension FeatureSpec {
     /// The scenarios that run in this process (see ``ScenarioSelection``).
     @MainActor
     static func selectedScenarios(reservedNames: Set<String> = []) -> [ScenarioDefinition] {
-        let selected = ScenarioSelection.select(collectScenarios(reservedNames: reservedNames))
-        Focus.note(selected, of: self)
-        return selected
+        ScenarioSelection.scenariosToRun(
+            collectScenarios(reservedNames: reservedNames), of: self, suite: String(reflecting: self))
     }
 }
 

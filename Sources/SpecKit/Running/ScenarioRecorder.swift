@@ -1,37 +1,5 @@
 import Foundation
-
-/// What happened to one step of a scenario run.
-struct StepResult: Codable, Sendable, Equatable {
-    enum Status: String, Codable, Sendable {
-        case passed, failed, skipped
-    }
-
-    var keyword: String
-    var text: String
-    var status: Status
-    var duration: Double
-    var file: String
-    var line: Int
-    /// The first failure message recorded while the step ran.
-    var failure: String?
-    /// Declared in a `Background`/`beforeEach`/`justBeforeEach` hook.
-    var background: Bool
-    /// How many steps enclose this one (a ``StepGroup``'s steps are 1); nil means 0.
-    var depth: Int? = nil
-    /// The step's Gherkin data table, header row first.
-    var table: [[String]]? = nil
-    /// The step's Gherkin doc string.
-    var docString: String? = nil
-
-    var label: String { "\(keyword) \(text)" }
-}
-
-/// One failure recorded while a scenario ran, as XCTest reported it.
-struct FailureRecord: Codable, Sendable, Equatable {
-    var message: String
-    var file: String
-    var line: Int
-}
+import SpecReporting
 
 /// Collects the steps and failures of the scenario running in one test case.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SpecReporting
 
 /// Which collected scenarios run in this process, for both test libraries.
 enum ScenarioSelection {
@@ -15,5 +16,25 @@ enum ScenarioSelection {
             let name = scenario.testName
             return pattern.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil
         }
+    }
+
+    /// The scenarios of `selected` (one feature's, already filtered by `select`) that belong to this
+    /// process's shard (`BDD_SHARD=i/n`); all of them when the run is not sharded. The others are not
+    /// registered or listed at all: they are another shard's, not skipped. Called by both test
+    /// libraries (Linux list, Apple runtime registration, Swift Testing arguments).
+    static func shard(_ selected: [ScenarioDefinition], suite: String, shard: Shard? = SpecSettings.shard)
+        -> [ScenarioDefinition]
+    {
+        guard let shard else { return selected }
+        return shard.select(selected, group: suite) { suite + "/" + $0.testName }
+    }
+
+    /// `select`, focus noted, then `shard`: what a feature contributes to this process. Focus sees
+    /// the whole selection, so a focused scenario in another shard still focuses this one's run.
+    @MainActor
+    static func scenariosToRun(_ all: [ScenarioDefinition], of feature: Any.Type, suite: String) -> [ScenarioDefinition] {
+        let selected = select(all)
+        Focus.note(selected, of: feature)
+        return shard(selected, suite: suite)
     }
 }

@@ -29,7 +29,8 @@ import Testing
 /// Expectations, `TestObserver`, decoding failures and snapshots record `Issue`s at the
 /// spec's file and line. `BDD_TAGS` filters scenarios as it does under XCTest, and
 /// `BDD_SCENARIO` (a regular expression matched against scenario names) picks some:
-/// `BDD_SCENARIO='sunny' swift test --filter ForecastFeature`.
+/// `BDD_SCENARIO='sunny' swift test --filter ForecastFeature`. `BDD_SHARD=i/n` runs one shard,
+/// split exactly as XCTest specs are.
 public protocol SwiftTestingFeature {
     /// Declares the feature, as `testFeature()` does for a `FeatureSpec`. Called once,
     /// while Swift Testing builds its test cases.
@@ -102,9 +103,8 @@ enum SwiftTestingCatalog {
             collected[key] = collector.scenarios
             all = collector.scenarios
         }
-        let picked = ScenarioSelection.select(all)
-        // As `FeatureSpec.selectedScenarios` does: focus (`fit`, `fScenario`…) counts what is selected.
-        Focus.note(picked, of: feature)
+        // As `FeatureSpec.selectedScenarios` does: tags, `BDD_SCENARIO`, focus, then `BDD_SHARD`.
+        let picked = ScenarioSelection.scenariosToRun(all, of: feature, suite: suite)
         return picked.map { FeatureScenario(definition: $0, suite: suite) }
     }
 }

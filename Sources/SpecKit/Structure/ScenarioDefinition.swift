@@ -67,9 +67,3 @@ final class ScenarioDefinition: @unchecked Sendable {
         group.chain.dropFirst().map(\.title)
     }
 }
-
-/// One column of an outline row.
-struct ExampleField: Codable, Sendable, Equatable {
-    let name: String
-    let value: String
-}

@@ -14,6 +14,7 @@ import RehearsalSettings
 /// | `BDD_REPORT_DIR` | where fragments, `LIVING-DOC.md` and `junit.xml` go; `off` disables | `<package root>/.build/speckit-report` |
 /// | `BDD_RUN_ID` | groups the processes of one run (see the README's report section) | Xcode's session, else `swift test`'s process, else this process |
 /// | `BDD_SCENARIO` | a regular expression; only scenarios whose name matches run (both test libraries) | all scenarios |
+/// | `BDD_SHARD` | `i/n`: run only shard i of n of the selected scenarios (see `Shard`); an invalid value stops the run | every scenario |
 /// | `BDD_SCENARIO_TIMEOUT` | seconds an async scenario may run before it fails | `600` |
 enum SpecSettings {
     static var environment: [String: String] { RehearsalSettings.current().environment }
@@ -63,6 +64,32 @@ enum SpecSettings {
         return URL(fileURLWithPath: base, isDirectory: true)
             .appendingPathComponent(".build/speckit-report", isDirectory: true).standardizedFileURL
     }()
+
+    /// `BDD_SHARD` (`rehearsal.json` `"shard"`): this process's shard, or `nil` for the whole suite.
+    /// A value that is not `i/n` with `1 ≤ i ≤ n` stops the process before any test runs: running
+    /// every scenario, or none, on each of n machines would be silently wrong.
+    static let shard: Shard? = {
+        do {
+            return try parseShard(RehearsalSettings.current().values["BDD_SHARD"])
+        } catch {
+            FileHandle.standardError.write(Data("SpecKit error: \(error); no test ran\n".utf8))
+            exit(1)
+        }
+    }()
+
+    /// The shard a setting names; the error names the variable (or the `rehearsal.json` key) it came from.
+    static func parseShard(_ value: RehearsalSettings.Value?) throws -> Shard? {
+        guard let value else { return nil }
+        let setting: String
+        if value.source == "environment" {
+            setting = "BDD_SHARD"
+        } else if value.source.hasPrefix("rehearsal.json") {
+            setting = "\"shard\" in \(value.source)"
+        } else {
+            setting = value.source
+        }
+        return try Shard(parsing: value.value.trimmingCharacters(in: .whitespaces), setting: setting)
+    }
 
     static let runID: String? = {
         guard let raw = environment["BDD_RUN_ID"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import SpecKit
+@testable import SpecReporting
 
 /// `report.html`: escaping, the Content-Security-Policy hashes, scenarios and steps, and the
 /// snapshot gallery, rendered from report values as the merge renders them.

@@ -9,9 +9,9 @@ import Darwin
 /// Renders `junit.xml`: one `<testsuite>` per spec class, one `<testcase>` per
 /// scenario, real `<skipped/>` and `<failure message=…>` with the full text
 /// (SwiftPM's `--xunit-output` shows skips as passes and failures as "failure").
-enum JUnitRenderer {
-    static func render(_ reports: [ScenarioReport], context: ReportContext) -> String {
-        let all = Tally(reports)
+public enum JUnitRenderer {
+    public static func render(_ reports: [ScenarioReport], context: ReportContext) -> String {
+        let all = ReportTally(reports)
         var out = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
         out.append(
             "<testsuites name=\"SpecKit\" tests=\"\(reports.count)\" failures=\"\(all.failed)\" errors=\"0\" "
@@ -25,7 +25,7 @@ enum JUnitRenderer {
             }
         }
         for (name, cases) in suites {
-            let tally = Tally(cases)
+            let tally = ReportTally(cases)
             out.append(
                 "  <testsuite name=\"\(escape(name))\" tests=\"\(cases.count)\" failures=\"\(tally.failed)\" "
                     + "errors=\"0\" skipped=\"\(tally.skipped + tally.pending)\" "
@@ -88,7 +88,7 @@ enum JUnitRenderer {
         Array("&<>\"'".utf8).map { CChar(bitPattern: $0) } + (1..<0x20).map { CChar($0) } + [CChar(bitPattern: 0xEF), 0]
 
     /// Escapes markup and replaces characters XML 1.0 cannot carry at all.
-    static func escape(_ text: String, attribute: Bool = true) -> String {
+    public static func escape(_ text: String, attribute: Bool = true) -> String {
         if !needsEscaping(text) { return text }
         var out = ""
         out.reserveCapacity(text.count)

@@ -1,49 +1,9 @@
 import Foundation
-
-/// One scenario's outcome: the JSON fragment written per scenario and the
-/// unit the living document and JUnit file are merged from.
-struct ScenarioReport: Codable, Sendable, Equatable {
-    enum Status: String, Codable, Sendable {
-        case passed, failed, skipped, pending
-    }
-
-    struct Group: Codable, Sendable, Equatable {
-        var kind: String
-        var title: String
-        var narrative: String?
-        var tags: [String]
-    }
-
-    static let formatVersion = 1
-
-    var formatVersion: Int = ScenarioReport.formatVersion
-    var runID: String
-    /// Module-qualified class, e.g. `Specs.LoginFeature`.
-    var specClass: String
-    var feature: Group
-    var featureIndex: Int
-    /// Rules, describes and contexts between the feature and the scenario.
-    var path: [Group]
-    var keyword: String
-    var title: String
-    var testName: String
-    var tags: [String]
-    var example: [ExampleField]?
-    var ordinal: Int
-    var status: Status
-    /// Why the scenario is pending or was skipped.
-    var reason: String?
-    var duration: Double
-    var steps: [StepResult]
-    var failures: [FailureRecord]
-    var file: String
-    var line: Int
-    var finishedAt: Date
-    /// The text snapshots the scenario asserted, in order (nil when it took none).
-    var snapshots: [SnapshotRecord]? = nil
-}
+import SpecReporting
 
 extension ScenarioReport {
+    /// The report of the scenario `recorder` watched, tagged with this process's shard (`BDD_SHARD`),
+    /// with the text snapshots it asserted.
     init(
         recorder: ScenarioRecorder, specClass: String, runID: String, xctestSkipped: Bool,
         xctestFailures: Int, duration: Double, finishedAt: Date = Date()
@@ -71,7 +31,8 @@ extension ScenarioReport {
             path: Array(groups.dropFirst()), keyword: scenario.keyword, title: scenario.title,
             testName: scenario.testName, tags: scenario.tags, example: scenario.example, ordinal: scenario.ordinal,
             status: status, reason: reason, duration: duration, steps: recorder.steps, failures: failures,
-            file: scenario.site.path, line: Int(scenario.site.line), finishedAt: finishedAt)
+            file: scenario.site.path, line: Int(scenario.site.line), finishedAt: finishedAt,
+            shard: SpecSettings.shard?.description)
         snapshots = ScenarioSnapshots.take(for: recorder)
     }
 }

@@ -10,10 +10,11 @@ import Darwin
 /// `Decodable`. Hand-written because it runs once per scenario in debug-built
 /// test binaries, where `JSONEncoder`'s generic `Codable` path was the largest
 /// single cost of a 10,000-scenario run.
-struct FragmentEncoder {
+public struct FragmentEncoder {
     private var out = ""
 
-    static func line(for report: ScenarioReport) -> Data {
+    /// The fragment of `report`: one line of JSON ending in a newline.
+    public static func line(for report: ScenarioReport) -> Data {
         var encoder = FragmentEncoder()
         encoder.out.reserveCapacity(1024)
         encoder.report(report)
@@ -60,6 +61,7 @@ struct FragmentEncoder {
         key("file"); string(report.file); comma()
         key("line"); number(report.line); comma()
         key("finishedAt"); number(report.finishedAt.timeIntervalSince1970)
+        if let shard = report.shard { comma(); key("shard"); string(shard) }
         if let snapshots = report.snapshots {
             comma()
             key("snapshots"); array(snapshots) { $0.snapshot($1) }

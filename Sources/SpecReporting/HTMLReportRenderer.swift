@@ -14,14 +14,14 @@ import Foundation
 /// let html = HTMLReportRenderer.render(reports, context: ReportContext(runID: "ci-42", generatedAt: Date(), tagFilter: ""))
 /// try AtomicFile.write(Data(html.utf8), to: directory.appendingPathComponent("report.html"))
 /// ```
-enum HTMLReportRenderer {
-    static func render(_ reports: [ScenarioReport], context: ReportContext) -> String {
+public enum HTMLReportRenderer {
+    public static func render(_ reports: [ScenarioReport], context: ReportContext) -> String {
         let gallery = HTMLReportGallery(reports)
         let stylesheet = HTMLReportAssets.stylesheet + gallery.widthRules
         let script = HTMLReportAssets.script
         let policy = "default-src 'none'; style-src \(SHA256.cspSource(stylesheet)); script-src \(SHA256.cspSource(script)); "
             + "img-src data:; base-uri 'none'; form-action 'none'"
-        let tally = Tally(reports)
+        let tally = ReportTally(reports)
         var out = """
             <!doctype html>
             <html lang="en">
@@ -53,7 +53,7 @@ enum HTMLReportRenderer {
 
     // MARK: Filters
 
-    private static func filters(_ reports: [ScenarioReport], tally: Tally) -> String {
+    private static func filters(_ reports: [ScenarioReport], tally: ReportTally) -> String {
         var out = "<nav class=\"filters\" aria-label=\"filters\">\n<div class=\"filter-group\" id=\"status-filter\"><span class=\"filter-label\">Status</span>\n"
         for (status, count) in [("passed", tally.passed), ("failed", tally.failed), ("pending", tally.pending), ("skipped", tally.skipped)] {
             out += "<label><input type=\"checkbox\" data-status=\"\(status)\" checked> \(status) (\(count))</label>\n"
@@ -88,7 +88,7 @@ enum HTMLReportRenderer {
         if let narrative = first.feature.narrative, !narrative.isEmpty {
             out += "<p class=\"narrative\">\(HTMLText.escape(narrative))</p>\n"
         }
-        out += "<p class=\"meta\">\(HTMLText.escape(summary(Tally(reports)))) · \(HTMLText.escape(first.specClass)) · "
+        out += "<p class=\"meta\">\(HTMLText.escape(summary(ReportTally(reports)))) · \(HTMLText.escape(first.specClass)) · "
             + "\(HTMLText.escape(LivingDocRenderer.displayPath(first.file)))</p>\n"
         var currentPath: [ScenarioReport.Group]?
         var groupOpen = false
@@ -180,7 +180,7 @@ enum HTMLReportRenderer {
 
     /// `3 passed · 1 failed · 1 pending`: the living document's tally without its emoji, which
     /// a browser without an emoji font draws as empty boxes.
-    static func summary(_ tally: Tally) -> String {
+    static func summary(_ tally: ReportTally) -> String {
         var parts = ["\(tally.passed) passed", "\(tally.failed) failed"]
         if tally.pending > 0 { parts.append("\(tally.pending) pending") }
         if tally.skipped > 0 { parts.append("\(tally.skipped) skipped") }
