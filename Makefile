@@ -5,7 +5,7 @@ SWIFTC ?= swiftc
 PORT ?= 12306
 STUBS ?= Stubs/settings.json
 
-.PHONY: help build test lint format check-stubs check-sharding merge-reports test-browser test-examples check-doc-snippets check-app-targets check-darwin stub stub-deps bench bench-tools bench-router bench-proxy bench-live bench-hardening bench-specs bench-snapshots bench-yaml width-table
+.PHONY: help build test lint format check-stubs check-sharding merge-reports test-browser test-examples check-doc-snippets check-app-targets check-darwin stub stub-deps bench bench-tools bench-router bench-proxy bench-live bench-hardening bench-specs bench-spec-build bench-snapshots bench-yaml width-table
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -124,9 +124,13 @@ bench-hardening: stub-deps ## release build; 200 stalled readers of a 20 MB file
 	$(STUB_BUILD) --product stubserver
 	BENCH_STUBSERVER="$$($(STUB_BUILD) --show-bin-path)/stubserver" python3 bench/hardening-bench.py
 
-bench-specs: ## SpecKit overhead: 10,000 scenarios x 3 steps vs 10,000 plain XCTest entries
+bench-specs: ## SpecKit vs plain XCTest: run overhead (10,000 scenarios x 3 steps), then spec build times (bench-spec-build)
 	$(SWIFT) build --build-tests
 	bench/speckit-bench.sh
+	$(MAKE) bench-spec-build
+
+bench-spec-build: ## a generated suite (SPEC_BUILD_BENCH_COUNT=200 scenarios) in SpecKit and plain XCTest: clean build, edit-one rebuild, type-check per file, run CPU, ratios
+	SWIFT='$(SWIFT)' SWIFTC='$(SWIFTC)' bash bench/spec-build-bench.sh
 
 bench-snapshots: ## time verifying 1,000 existing text snapshots (release build)
 	$(RELEASE_BUILD) --product TextSnapshotBench

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: the stub server against nginx (1 worker) serving the same body from a file,
+# and against nginx's fastest path, `return 200` with the body as a literal in its config (the
+# `vs return` column: the reference that a cached `file` and a `text` answer should both meet),
 # measured in the same run on 127.0.0.1 with wrk (keep-alive, 50 connections), alternating
 # stub, nginx, stub, nginx… so both see the same machine noise. Rows: a `text` response, a
 # `file` response, a template response, a 10,000-stub configuration and the DesignerNews
@@ -138,6 +140,8 @@ http {
         listen 127.0.0.1:$NGINX_PORT;
         root $WORK/www;
         default_type application/json;
+        # nginx's fastest path: no file, no lookup, the body from the config.
+        location = /literal { return 200 '$BODY'; }
     }
 }
 CONF
@@ -195,6 +199,7 @@ peak_rss_mib() { awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status" 2>
 NGINX_PID=$!
 PIDS+=("$NGINX_PID")
 wait_for_200 "$NGINX_PORT" /bench
+[ "$(curl -s "http://127.0.0.1:$NGINX_PORT/literal")" = "$BODY" ] || { say "nginx's return 200 body differs from the file's"; exit 1; }
 
 RESULTS="$WORK/results"
 : > "$RESULTS"
@@ -225,6 +230,8 @@ for ((round = 1; round <= ROUNDS; round++)); do
         echo "$config stub $(load "${PORT[$config]}" "${URL_PATH[$config]}")" >> "$RESULTS"
         echo "$config nginx $(load "$NGINX_PORT" "${URL_PATH[$config]}")" >> "$RESULTS"
     done
+    say "  round $round/$ROUNDS: nginx return 200 (literal)"
+    echo "literal nginx $(load "$NGINX_PORT" /literal)" >> "$RESULTS"
 done
 for config in "${CONFIGS[@]}"; do
     RSS[$config]="$(peak_rss_mib "${PID[$config]}")"
@@ -303,16 +310,23 @@ field() { awk -v c="$1" -v s="$2" -v f="$3" '$1 == c && $2 == s { print $f }' "$
 bad() { awk -v c="$1" -v s="$2" '$1 == c && $2 == s { n += $6 } END { print n + 0 }' "$RESULTS"; }
 # The ratio to nginx per round, then the median of those ratios.
 ratio() { awk -v c="$1" '$1 == c && $2 == "stub" { s[++n] = $3 } $1 == c && $2 == "nginx" { g[++m] = $3 } END { for (i = 1; i <= n; i++) printf "%.3f\n", s[i] / g[i] }' "$RESULTS" | median; }
+# The ratio to nginx's `return 200` of the same round, then the median.
+ratio_literal() { awk -v c="$1" '$1 == c && $2 == "stub" { s[++n] = $3 } $1 == "literal" { g[++m] = $3 } END { for (i = 1; i <= n; i++) printf "%.3f\n", s[i] / g[i] }' "$RESULTS" | median; }
+# One stub configuration against another, round by round (file against text).
+ratio_between() { awk -v a="$1" -v b="$2" '$1 == a && $2 == "stub" { s[++n] = $3 } $1 == b && $2 == "stub" { g[++m] = $3 } END { for (i = 1; i <= n; i++) printf "%.3f\n", s[i] / g[i] }' "$RESULTS" | median; }
 
 echo
 echo "stubserver vs nginx (1 worker), $PINNING; wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s, keep-alive, 127.0.0.1; median of $ROUNDS alternating rounds"
-printf '%-11s %-11s %6s %10s %8s %8s %7s %9s\n' config server loops "req/s" "p50 ms" "p99 ms" errors "vs nginx"
+printf '%-11s %-13s %6s %10s %8s %8s %7s %9s %10s\n' config server loops "req/s" "p50 ms" "p99 ms" errors "vs nginx" "vs return"
 for config in "${CONFIGS[@]}"; do
-    printf '%-11s %-11s %6s %10s %8s %8s %7s %9s\n' "${LABEL[$config]}" stubserver "${LOOPS[$config]:-?}" \
-        "$(field "$config" stub 3)" "$(field "$config" stub 4)" "$(field "$config" stub 5)" "$(bad "$config" stub)" "$(ratio "$config")x"
-    printf '%-11s %-11s %6s %10s %8s %8s %7s %9s\n' "" nginx 1 \
-        "$(field "$config" nginx 3)" "$(field "$config" nginx 4)" "$(field "$config" nginx 5)" "$(bad "$config" nginx)" "1.00x"
+    printf '%-11s %-13s %6s %10s %8s %8s %7s %9s %10s\n' "${LABEL[$config]}" stubserver "${LOOPS[$config]:-?}" \
+        "$(field "$config" stub 3)" "$(field "$config" stub 4)" "$(field "$config" stub 5)" "$(bad "$config" stub)" "$(ratio "$config")x" \
+        "$(ratio_literal "$config")x"
+    printf '%-11s %-13s %6s %10s %8s %8s %7s %9s %10s\n' "" "nginx (file)" 1 \
+        "$(field "$config" nginx 3)" "$(field "$config" nginx 4)" "$(field "$config" nginx 5)" "$(bad "$config" nginx)" "1.00x" ""
 done
+printf '%-11s %-13s %6s %10s %8s %8s %7s %9s %10s\n' "literal" "nginx return" 1 \
+    "$(field literal nginx 3)" "$(field literal nginx 4)" "$(field literal nginx 5)" "$(bad literal nginx)" "" "1.00x"
 if [ "$TLS_ROW" = 1 ]; then
     tls_ratio=$(awk '$1 == "tls" && $2 == "https" { s[++n] = $3 } $1 == "tls" && $2 == "http" { g[++m] = $3 } END { for (i = 1; i <= n; i++) printf "%.3f\n", s[i] / g[i] }' "$RESULTS" | median)
     echo
@@ -343,6 +357,10 @@ if [ "$PINNING" != unpinned ]; then
     if has file; then
         r=$(ratio file); p=$(field file stub 5)
         echo "  file  >= 0.8x nginx, p99 < 2 ms:   $(verdict "$r >= 0.8 && $p < 2") (${r}x, p99 $p ms)"
+    fi
+    if has text && has file; then
+        r=$(ratio_between file text); pf=$(field file stub 5); pt=$(field text stub 5)
+        echo "  file  >= 0.9x text, p99s < 1 ms:   $(verdict "$r >= 0.9 && $pf < 1 && $pt < 1") (${r}x; p99 file $pf ms, text $pt ms; issue 23)"
     fi
     if has designernews; then
         r=$(ratio designernews)

@@ -7,7 +7,7 @@
 set -euo pipefail
 root=${1:-.}
 cd "$root"
-app_targets=(DesignerNews SpecKitAppSupport TextScreen StubServerClient StubModel RehearsalJSON StubVerification StubServer HTTPEngine SpecReporting SpeckitCLI)
+app_targets=(DesignerNews SpecKitAppSupport TextScreen StubServerClient StubModel RehearsalJSON Locking StubVerification StubServer HTTPEngine SpecReporting SpeckitCLI)
 
 # `import XCTest`, `@testable import SpecKit`, `import class XCTest.XCTestCase`, …
 import_pattern() {

@@ -1,4 +1,6 @@
 import Foundation
+// Strings that need escapes go through the package's one JSON escaper.
+import RehearsalJSON
 
 #if canImport(Glibc)
 import Glibc
@@ -155,23 +157,13 @@ public struct FragmentEncoder {
     }
 
     private mutating func string(_ text: String) {
-        out += "\""
         if Self.needsEscaping(text) {
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\t": out += "\\t"
-                case "\r": out += "\\r"
-                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
+            JSONWriter.writeString(text, into: &out)
         } else {
+            out += "\""
             out += text
+            out += "\""
         }
-        out += "\""
     }
 
     /// A C-library scan (fast even in debug builds) for bytes JSON must escape.

@@ -11,12 +11,11 @@ extension Router: RequestRouting {}
 /// Added stubs first, then the configuration's (one routing pass over both, so catch-alls
 /// still come last and a miss is compared with every stub).
 struct ServerRouting: RequestRouting {
-    let added: Router?
+    let added: AddedStubRouter
     let file: any RequestRouting
 
     func route(_ request: HTTPRequest) -> RouteResult {
-        guard let added else { return file.route(request) }
-        if let router = file as? Router { return Router.route(request, first: added, then: router) }
+        if let router = file as? Router { return added.reading { Router.route(request, first: added, then: router) } }
         if added.stub(matching: request) != nil { return added.route(request) }
         return file.route(request)
     }

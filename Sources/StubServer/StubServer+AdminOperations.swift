@@ -20,15 +20,13 @@ extension StubServer {
         for var stub in stubs {
             stub.reference = .added(number)
             number += 1
-            fresh.insert(stub, at: 0)
+            fresh.append(stub)
         }
-        let candidate = fresh + added
-        let router = try Router(stubs: candidate, options: Self.routerOptions(options, scenarioStates))
+        // Only the new sessions are compiled and filed: the others keep their state.
+        try added.add(fresh)
         nextAddedNumber = number
-        added = candidate
-        addedRouter = router
         installRoutesLocked()
-        return fresh.reversed().map { $0.reference!.description }
+        return fresh.map { $0.reference!.description }
     }
 
     /// Adds one stub; see `addStubs(_:)`.
@@ -42,21 +40,18 @@ extension StubServer {
     public func removeStub(id: String) throws {
         lock.lock()
         defer { lock.unlock() }
-        guard let position = added.firstIndex(where: { $0.reference?.description == id }) else {
+        guard id.hasPrefix("admin-"), let number = Int(id.dropFirst("admin-".count)), StubReference.added(number).description == id,
+              added.remove(number)
+        else {
             throw StubServerAdminError.unknownStub(id)
         }
-        var remaining = added
-        remaining.remove(at: position)
-        addedRouter = remaining.isEmpty ? nil : try Router(stubs: remaining, options: Self.routerOptions(options, scenarioStates))
-        added = remaining
         installRoutesLocked()
     }
 
     /// Drops every added stub.
     public func resetStubs() {
         lock.lock()
-        added = []
-        addedRouter = nil
+        added.removeAll()
         installRoutesLocked()
         lock.unlock()
     }
@@ -64,7 +59,7 @@ extension StubServer {
     /// Every stub in the order tried: added ones (newest first), then the configuration's.
     public func stubs() -> [StubInfo] {
         lock.lock()
-        let added = added
+        let added = added.definitions
         let fileRouting = fileRouting
         lock.unlock()
         var list = added.map { StubInfo(id: $0.reference!.description, source: StubReference.addedFile, session: $0.mocoJSON) }
@@ -93,7 +88,8 @@ extension StubServer {
     func lockedRouting() -> (count: Int, added: Int) {
         lock.lock(); defer { lock.unlock() }
         let fileCount = (fileRouting as? Router)?.stubCount ?? 0
-        return (added.count + fileCount, added.count)
+        let addedCount = added.sessionCount
+        return (addedCount + fileCount, addedCount)
     }
 
     // MARK: The journal, in the admin API's words

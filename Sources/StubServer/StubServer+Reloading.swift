@@ -70,11 +70,11 @@ extension StubServer {
     /// Swaps in the file's router and the added stubs' as one; drops the states of scenarios
     /// no stub mentions any more. Call with `lock` held.
     func installRoutesLocked() {
-        var names = addedRouter?.scenarioNames ?? []
+        var names = added.scenarioNames
         if let router = fileRouting as? Router { names += router.scenarioNames }
         scenarioStates.keepOnly(names)
         // Without added stubs the configuration's router serves alone (no extra hop per request).
-        routes.replace(with: addedRouter == nil ? fileRouting : ServerRouting(added: addedRouter, file: fileRouting))
+        routes.replace(with: added.sessionCount == 0 ? fileRouting : ServerRouting(added: added, file: fileRouting))
         dashboardFeed.publish(event: "stubs", data: "{}")
     }
 
@@ -95,30 +95,14 @@ extension StubServer {
     /// Watches every configuration file (includes too) and reloads on change. `onReload` hears
     /// about each attempt, on a background queue. The CLI uses this; tests may too.
     public func watchConfiguration(onReload: @escaping @Sendable (ReloadEvent) -> Void = { _ in }) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard watcher == nil else { return }
-        let watcher = FileWatcher(files: files) { [weak self] changed in
-            guard let self else { return }
-            reloadQueue.async {
-                do {
-                    try self.reload()
-                    self.watcher?.update(files: self.watchedFiles)
-                    onReload(.reloaded(changedFiles: changed))
-                } catch {
-                    onReload(.failed(changedFiles: changed, error: error))
-                }
-            }
-        }
-        self.watcher = watcher
-        watcher.start()
+        configurationWatch.start(files: watchedFiles, reload: { [weak self] in
+            guard let self else { return nil }
+            try self.reload()
+            return self.watchedFiles
+        }, onReload: onReload)
     }
 
     public func stopWatching() {
-        lock.lock()
-        let current = watcher
-        watcher = nil
-        lock.unlock()
-        current?.stop()
+        configurationWatch.stop()
     }
 }

@@ -81,9 +81,8 @@ public final class StubServer: @unchecked Sendable {
     let scenarioStates: ScenarioStates
     /// The configuration's router (without added stubs).
     var fileRouting: any RequestRouting
-    /// Stubs added at run time, newest first, and their compiled router.
-    var added: [StubDefinition] = []
-    var addedRouter: Router?
+    /// Stubs added at run time, newest first, updated in place (see `AddedStubRouter`).
+    let added: AddedStubRouter
     var nextAddedNumber = 1
     private let adminEndpoint: AdminEndpoint?
     /// The dashboard's live feed (`/__admin/ui/events`).
@@ -100,8 +99,7 @@ public final class StubServer: @unchecked Sendable {
     let lock = NSLock()
     var files: [String]
     var loadWarnings: [ConfigDiagnostic]
-    var watcher: FileWatcher?
-    let reloadQueue = DispatchQueue(label: "stubserver.reload")
+    let configurationWatch = ConfigurationWatch(queueLabel: "stubserver.reload")
 
     /// Loads `-c`-style configuration: a JSON file (or glob) of sessions, possibly with settings
     /// entries (`include`, `context`, `file_root`, …). Throws `ConfigError` listing every problem.
@@ -149,6 +147,7 @@ public final class StubServer: @unchecked Sendable {
         self.loadWarnings = []
         self.scenarioStates = scenarios
         self.fileRouting = routing
+        self.added = AddedStubRouter(options: Self.routerOptions(options, scenarios))
         if let router = routing as? Router { scenarios.keepOnly(router.scenarioNames) }
         let journal = RequestJournal(
             capacity: options.journalCapacity, byteCapacity: options.journalByteCapacity, bodyExcerptLimit: options.journalBodyLimit)
@@ -203,7 +202,7 @@ public final class StubServer: @unchecked Sendable {
     public var isAdminEnabled: Bool { adminEndpoint != nil }
 
     deinit {
-        watcher?.stop()
+        configurationWatch.stop()
         engine.stop()
     }
 

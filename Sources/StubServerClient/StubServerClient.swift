@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 // Stubs are built with the same `StubDefinition` values as `StubServer(stubs:)`, from the
 // model alone: a target linking this client does not compile the moco engine (matching,
 // serving). `import StubServerClient` gives the model, `RequestFilter` and the HTTP engine's
@@ -176,7 +177,7 @@ public final class StubServerClient: @unchecked Sendable {
     /// The same call, waiting on this thread (for `haveReceived`, which is synchronous).
     private func callBlocking(_ method: String, _ path: String, body: String? = nil) throws -> JSONValue {
         let upstreamRequest = try request(method, path, body: body)
-        let box = LockedResult()
+        let box = Locked<Result<UpstreamResponse, UpstreamError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let call = UpstreamClient.shared.send(upstreamRequest) { result in
             box.set(result)
@@ -186,7 +187,7 @@ public final class StubServerClient: @unchecked Sendable {
             call.cancel()
             throw StubServerClientError(status: nil, message: "\(method) \(upstreamRequest.url): no answer within \(Int(timeout)) s")
         }
-        return try Self.decode(box.get()!, method: method, path: path, url: upstreamRequest.url)
+        return try Self.decode(box.snapshot!, method: method, path: path, url: upstreamRequest.url)
     }
 
     private static func decode(_ result: Result<UpstreamResponse, UpstreamError>, method: String, path: String, url: String) throws -> JSONValue {
@@ -221,18 +222,6 @@ public final class StubServerClient: @unchecked Sendable {
                 + "and is its admin API on (not `--no-admin`)?"
         default:
             return error.description
-        }
-    }
-
-    private final class LockedResult: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: Result<UpstreamResponse, UpstreamError>?
-        func set(_ result: Result<UpstreamResponse, UpstreamError>) {
-            lock.lock(); value = result; lock.unlock()
-        }
-        func get() -> Result<UpstreamResponse, UpstreamError>? {
-            lock.lock(); defer { lock.unlock() }
-            return value
         }
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+// One JSON string escaper for the package: RehearsalJSON's `JSONWriter`.
+import RehearsalJSON
 
 /// Which requests to look for in a server's journal, written as moco's request matcher — the
 /// same JSON object as a session's `"request"` — so an embedded `StubServer`, the admin API
@@ -159,23 +161,8 @@ public struct RequestFilter: Sendable, Hashable, CustomStringConvertible {
 public enum JSONText {
     /// `"text"` with JSON escapes.
     public static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        var out = ""
+        JSONWriter.writeString(text, into: &out)
+        return out
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import XCTest
 #if canImport(Testing)
 import Testing
@@ -16,7 +17,7 @@ package enum FailureRouter {
     /// Returns true when it handled the failure (SpecKit's `FailureRecording.record`).
     package typealias Interceptor = @Sendable (_ message: String, _ file: StaticString, _ line: UInt, _ expected: Bool) -> Void
 
-    private static let interceptor = LockedBox<Interceptor?>(nil)
+    private static let interceptor = Locked<Interceptor?>(nil)
 
     /// SpecKit calls this once; later failures from any module go through `interceptor`.
     package static func install(_ handler: @escaping Interceptor) {
@@ -25,7 +26,7 @@ package enum FailureRouter {
 
     /// Reports a failure from any Rehearsal module.
     package static func record(_ message: String, file: StaticString, line: UInt, expected: Bool = true) {
-        if let handler = interceptor.get() {
+        if let handler = interceptor.snapshot {
             handler(message, file, line, expected)
         } else {
             deliver(message, file: file, line: line, expected: expected, on: nil)
@@ -82,13 +83,4 @@ package enum FailureRouter {
         testCase.recordFailure(withDescription: message, inFile: file, atLine: line, expected: expected)
         #endif
     }
-}
-
-/// A tiny lock-protected slot.
-final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
-    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// What TextSnapshot compared or recorded, handed to whoever reports the run: SpecKit turns each
 /// event into a snapshot record of the running scenario, so the HTML report's gallery shows the
@@ -81,7 +82,7 @@ package struct SnapshotEvent: Sendable, Equatable {
 package enum SnapshotEvents {
     package typealias Listener = @Sendable (SnapshotEvent) -> Void
 
-    private static let listener = LockedBox<Listener?>(nil)
+    private static let listener = Locked<Listener?>(nil)
 
     /// SpecKit calls this once; later snapshots from any module are handed to `handler`.
     package static func install(_ handler: @escaping Listener) {
@@ -89,10 +90,10 @@ package enum SnapshotEvents {
     }
 
     /// True when someone collects events, so TextSnapshot keeps the texts only then.
-    package static var isListening: Bool { listener.get() != nil }
+    package static var isListening: Bool { listener.snapshot != nil }
 
     /// Hands `event` to the listener, if any.
     package static func report(_ event: SnapshotEvent) {
-        listener.get()?(event)
+        listener.snapshot?(event)
     }
 }

@@ -68,6 +68,21 @@ final class ResponseFileCacheTests: XCTestCase {
         XCTAssertGreaterThan(FileCache.shared.currentStatistics.hits, before, "the second request reads nothing")
     }
 
+    func testPipelinedRequestsReadTheWatchQueueOncePerLoopTurnNotPerRequest() throws {
+        XCTAssertEqual(try body("/data"), "version-1")
+        XCTAssertEqual(try body("/data"), "version-1") // trusted: served without an open
+        let before = FileCache.shared.currentStatistics.watchDrains
+        let client = try RawHTTPClient(port: stubs.server.port)
+        // 40 requests in one write: the loop answers them in a turn or a few, not 40 reads.
+        try client.send(String(repeating: "GET /data HTTP/1.1\r\nHost: x\r\n\r\n", count: 40))
+        for _ in 0..<40 { XCTAssertEqual(try client.readResponse().text, "version-1") }
+        let drains = FileCache.shared.currentStatistics.watchDrains - before
+        XCTAssertLessThan(drains, 20, "\(drains) reads of the inotify queue for 40 pipelined requests")
+        // And an edit still shows on the next request.
+        try write(path("public/data.txt"), "version-2", modified: settled)
+        XCTAssertEqual(try body("/data"), "version-2")
+    }
+
     func testAFileEditedInPlaceIsServedFresh() throws {
         XCTAssertEqual(try body("/data"), "version-1")
         XCTAssertEqual(try body("/data"), "version-1")

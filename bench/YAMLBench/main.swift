@@ -1,13 +1,15 @@
 // `make bench-yaml`: how long the YAML reader takes on a large OpenAPI-shaped document, against
 // the JSON parser on the same document as JSON, measured in the same run (the ratio is the
 // number to watch; absolute times depend on the machine). Pass a file path to time that file
-// instead of the generated one (for example GitHub's REST description).
+// instead of the generated one (for example GitHub's REST description). It also times the whole
+// OpenAPILoader on the document, in YAML and as JSON.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 import Foundation
+import OpenAPI
 import RehearsalJSON
 import YAML
 
@@ -74,7 +76,17 @@ func generated(bytes target: Int) -> [UInt8] {
         text += pathItem(number)
         number += 1
     }
-    text += "components:\n  schemas:\n    thing: {type: object, properties: {id: {type: integer}}}\n"
+    text += """
+        components:
+          parameters:
+            owner: {name: owner, in: path, required: true, schema: {type: string}}
+            repo: {name: repo, in: path, required: true, schema: {type: string}}
+          responses:
+            not_found: {description: Resource not found}
+          schemas:
+            thing: {type: object, properties: {id: {type: integer}}}
+
+        """
     return Array(text.utf8)
 }
 
@@ -132,3 +144,11 @@ let jsonTime = try seconds { _ = try JSONValue(parsing: json) }
 print(String(format: "  YAML -> JSONValue: %.3f s wall, %.3f s CPU (%.1f MB/s of CPU)", parseTime.wall, parseTime.cpu, Double(yaml.count) / parseTime.cpu / 1e6))
 print(String(format: "  same document as JSON (%d bytes) with JSONParser: %.3f s wall, %.3f s CPU; YAML/JSON CPU ratio %.2f", json.count, jsonTime.wall, jsonTime.cpu, parseTime.cpu / jsonTime.cpu))
 print("  peak RSS: \(rssAfter / 1024) MB (\(rssBefore / 1024) MB before parsing)")
+
+// The whole OpenAPI load (YAML, $ref checks, the operation model) of the same bytes.
+var operations = 0
+let loadTime = try seconds { operations = try OpenAPILoader().load(bytes: yaml, name: "bench.yaml").operations.count }
+print(String(format: "  OpenAPILoader on the YAML: %.3f s wall, %.3f s CPU (%d operations)", loadTime.wall, loadTime.cpu, operations))
+print("  peak RSS after loading: \(peakResidentKilobytes() / 1024) MB")
+let jsonLoadTime = try seconds { operations = try OpenAPILoader().load(bytes: json, name: "bench.json").operations.count }
+print(String(format: "  OpenAPILoader on the same document as JSON: %.3f s wall, %.3f s CPU", jsonLoadTime.wall, jsonLoadTime.cpu))

@@ -1,22 +1,5 @@
-import Foundation
+import Locking
 
-/// A value guarded by a lock: the one primitive the observation types need.
-/// (`Synchronization.Mutex` would do, but it needs macOS 15 / iOS 18.)
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-
-    var snapshot: Value {
-        withLock { $0 }
-    }
-}
+/// The observation types' one primitive, a value guarded by a lock: the package's `Locked`
+/// (target Locking), named here once so the app's files use it without each importing Locking.
+typealias Locked<Value> = Locking.Locked<Value>

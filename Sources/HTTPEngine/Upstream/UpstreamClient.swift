@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 #if canImport(Glibc)
 import Glibc
 import CSystemShims
@@ -106,14 +107,14 @@ public final class UpstreamClient: @unchecked Sendable {
 
     /// Idle connections per upstream (for tests of the pool).
     func openConnectionCount(to endpoint: UpstreamEndpoint) -> Int {
-        let box = LockedBox(0)
+        let box = Locked(0)
         let done = DispatchSemaphore(value: 0)
         loop.execute { [self] in
-            box.value = pools[endpoint]?.openCount ?? 0
+            box.set(pools[endpoint]?.openCount ?? 0)
             done.signal()
         }
         done.wait()
-        return box.value
+        return box.snapshot
     }
 
     // MARK: Loop thread
@@ -198,16 +199,5 @@ public final class UpstreamCall: @unchecked Sendable {
         #endif
         guard let exchange, let client else { return }
         client.loop.execute { exchange.cancel() }
-    }
-}
-
-/// A value shared across threads behind a lock.
-package final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    package init(_ value: Value) { stored = value }
-    package var value: Value {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); stored = newValue; lock.unlock() }
     }
 }

@@ -4,6 +4,11 @@
 /// without running. Failure messages start with the step: `[Then …] expected …`.
 ///
 /// In an `async` scenario, steps are awaited: `await When("…") { await vm.load() }`.
+///
+/// Every async twin (steps, scenarios, hooks) is `@_disfavoredOverload`: a block without `await`
+/// matches the sync form, and the type checker stops there instead of also checking the block
+/// against the async form; a block with `await` cannot match the sync form and takes the async
+/// one, as before. Which form a spec gets is unchanged (issue 23: spec compile time).
 
 /// Puts the system in a known state: `Given("a signed-out reader") { … }`.
 @MainActor
@@ -14,6 +19,7 @@ public func Given(
 }
 
 /// Async form of ``Given(_:file:line:_:)``.
+@_disfavoredOverload
 @MainActor
 public func Given(
     _ text: String, file: StaticString = #filePath, line: UInt = #line,
@@ -31,6 +37,7 @@ public func When(
 }
 
 /// Async form of ``When(_:file:line:_:)``.
+@_disfavoredOverload
 @MainActor
 public func When(
     _ text: String, file: StaticString = #filePath, line: UInt = #line,
@@ -48,6 +55,7 @@ public func Then(
 }
 
 /// Async form of ``Then(_:file:line:_:)``.
+@_disfavoredOverload
 @MainActor
 public func Then(
     _ text: String, file: StaticString = #filePath, line: UInt = #line,
@@ -65,6 +73,7 @@ public func And(
 }
 
 /// Async form of ``And(_:file:line:_:)``.
+@_disfavoredOverload
 @MainActor
 public func And(
     _ text: String, file: StaticString = #filePath, line: UInt = #line,
@@ -82,6 +91,7 @@ public func But(
 }
 
 /// Async form of ``But(_:file:line:_:)``.
+@_disfavoredOverload
 @MainActor
 public func But(
     _ text: String, file: StaticString = #filePath, line: UInt = #line,

@@ -11,6 +11,7 @@ public func Given(
 }
 
 /// Async form of ``Given(_:table:file:line:_:)``.
+@_disfavoredOverload
 @MainActor
 public func Given(
     _ text: String, table: DataTable, file: StaticString = #filePath, line: UInt = #line,
@@ -31,6 +32,7 @@ public func Given(
 }
 
 /// Async form of ``Given(_:docString:file:line:_:)``.
+@_disfavoredOverload
 @MainActor
 public func Given(
     _ text: String, docString: String, file: StaticString = #filePath, line: UInt = #line,
@@ -51,6 +53,7 @@ public func When(
 }
 
 /// Async form of ``When(_:table:file:line:_:)``.
+@_disfavoredOverload
 @MainActor
 public func When(
     _ text: String, table: DataTable, file: StaticString = #filePath, line: UInt = #line,
@@ -71,6 +74,7 @@ public func When(
 }
 
 /// Async form of ``When(_:docString:file:line:_:)``.
+@_disfavoredOverload
 @MainActor
 public func When(
     _ text: String, docString: String, file: StaticString = #filePath, line: UInt = #line,
@@ -91,6 +95,7 @@ public func Then(
 }
 
 /// Async form of ``Then(_:table:file:line:_:)``.
+@_disfavoredOverload
 @MainActor
 public func Then(
     _ text: String, table: DataTable, file: StaticString = #filePath, line: UInt = #line,
@@ -111,6 +116,7 @@ public func Then(
 }
 
 /// Async form of ``Then(_:docString:file:line:_:)``.
+@_disfavoredOverload
 @MainActor
 public func Then(
     _ text: String, docString: String, file: StaticString = #filePath, line: UInt = #line,
@@ -131,6 +137,7 @@ public func And(
 }
 
 /// Async form of ``And(_:table:file:line:_:)``.
+@_disfavoredOverload
 @MainActor
 public func And(
     _ text: String, table: DataTable, file: StaticString = #filePath, line: UInt = #line,
@@ -151,6 +158,7 @@ public func And(
 }
 
 /// Async form of ``And(_:docString:file:line:_:)``.
+@_disfavoredOverload
 @MainActor
 public func And(
     _ text: String, docString: String, file: StaticString = #filePath, line: UInt = #line,
@@ -171,6 +179,7 @@ public func But(
 }
 
 /// Async form of ``But(_:table:file:line:_:)``.
+@_disfavoredOverload
 @MainActor
 public func But(
     _ text: String, table: DataTable, file: StaticString = #filePath, line: UInt = #line,
@@ -191,6 +200,7 @@ public func But(
 }
 
 /// Async form of ``But(_:docString:file:line:_:)``.
+@_disfavoredOverload
 @MainActor
 public func But(
     _ text: String, docString: String, file: StaticString = #filePath, line: UInt = #line,

@@ -8,6 +8,7 @@ public func Background(
 }
 
 /// Async form of ``Background(file:line:_:)``.
+@_disfavoredOverload
 public func Background(
     file: StaticString = #filePath, line: UInt = #line, _ body: @escaping @MainActor () async throws -> Void
 ) {
@@ -22,6 +23,7 @@ public func beforeEach(
 }
 
 /// Async form of ``beforeEach(file:line:_:)``.
+@_disfavoredOverload
 public func beforeEach(
     file: StaticString = #filePath, line: UInt = #line, _ body: @escaping @MainActor () async throws -> Void
 ) {
@@ -38,6 +40,7 @@ public func justBeforeEach(
 }
 
 /// Async form of ``justBeforeEach(file:line:_:)``.
+@_disfavoredOverload
 public func justBeforeEach(
     file: StaticString = #filePath, line: UInt = #line, _ body: @escaping @MainActor () async throws -> Void
 ) {
@@ -53,6 +56,7 @@ public func afterEach(
 }
 
 /// Async form of ``afterEach(file:line:_:)``.
+@_disfavoredOverload
 public func afterEach(
     file: StaticString = #filePath, line: UInt = #line, _ body: @escaping @MainActor () async throws -> Void
 ) {

@@ -15,6 +15,7 @@ public func Scenario(
 }
 
 /// Async form of ``Scenario(_:tags:file:line:_:)``; write `await` before each step.
+@_disfavoredOverload
 public func Scenario(
     _ title: String, tags: String..., file: StaticString = #filePath, line: UInt = #line,
     _ body: @escaping @MainActor () async throws -> Void
@@ -31,6 +32,7 @@ public func it(
 }
 
 /// Async form of ``it(_:tags:file:line:_:)``.
+@_disfavoredOverload
 public func it(
     _ title: String, tags: String..., file: StaticString = #filePath, line: UInt = #line,
     _ body: @escaping @MainActor () async throws -> Void
@@ -49,6 +51,7 @@ public func fScenario(
 }
 
 /// Async form of ``fScenario(_:tags:file:line:_:)``.
+@_disfavoredOverload
 public func fScenario(
     _ title: String, tags: String..., file: StaticString = #filePath, line: UInt = #line,
     _ body: @escaping @MainActor () async throws -> Void
@@ -65,6 +68,7 @@ public func fit(
 }
 
 /// Async form of ``fit(_:tags:file:line:_:)``.
+@_disfavoredOverload
 public func fit(
     _ title: String, tags: String..., file: StaticString = #filePath, line: UInt = #line,
     _ body: @escaping @MainActor () async throws -> Void
@@ -90,6 +94,7 @@ public func xScenario(
 }
 
 /// Async form of ``xScenario(_:_:tags:file:line:_:)``.
+@_disfavoredOverload
 public func xScenario(
     _ title: String, _ reason: String = "not implemented yet", tags: String...,
     file: StaticString = #filePath, line: UInt = #line, _ body: @escaping @MainActor () async throws -> Void
@@ -114,6 +119,7 @@ public func xit(
 }
 
 /// Async form of ``xit(_:_:tags:file:line:_:)``.
+@_disfavoredOverload
 public func xit(
     _ title: String, _ reason: String = "not implemented yet", tags: String...,
     file: StaticString = #filePath, line: UInt = #line, _ body: @escaping @MainActor () async throws -> Void
@@ -145,6 +151,7 @@ public func ScenarioOutline<Example>(
 }
 
 /// Async form of ``ScenarioOutline(_:tags:examples:file:line:_:)``.
+@_disfavoredOverload
 public func ScenarioOutline<Example>(
     _ title: String, tags: String..., examples: [Example], file: StaticString = #filePath, line: UInt = #line,
     _ body: @escaping @MainActor (Example) async throws -> Void

@@ -1,25 +1,10 @@
 import Foundation
+import Locking
 
-/// A value guarded by a lock. SpecKit's shared state is touched from XCTest's
-/// callbacks, which are not actor-isolated, so a plain lock is the honest tool.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-
-    var snapshot: Value {
-        withLock { $0 }
-    }
-}
+/// SpecKit's shared state is touched from XCTest's callbacks, which are not actor-isolated, so a
+/// plain lock is the honest tool: the package's one `Locked` (target Locking), named here once so
+/// SpecKit's files use it without each importing Locking.
+typealias Locked<Value> = Locking.Locked<Value>
 
 /// Carries a value across an isolation boundary that the compiler cannot see is
 /// safe (XCTest calls SpecKit on the main thread, outside any actor context).

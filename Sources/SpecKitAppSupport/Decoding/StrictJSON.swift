@@ -1,4 +1,6 @@
 import Foundation
+// One JSON string escaper for the package: RehearsalJSON's `JSONWriter`.
+import RehearsalJSON
 
 /// A small strict JSON parser (RFC 8259) that keeps object key order and number spelling and
 /// reports syntax errors with line, column and byte offset. `decode(_:fromJSON:)` uses it to say
@@ -40,19 +42,9 @@ package enum StrictJSON {
         }
 
         package static func quote(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out + "\""
+            var out = ""
+            JSONWriter.writeString(text, into: &out)
+            return out
         }
     }
 

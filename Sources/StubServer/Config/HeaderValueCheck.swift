@@ -23,39 +23,64 @@ enum HeaderValueCheck {
     /// of `headers`) are not reported twice.
     static func diagnostics(in root: JSONNode, file: String, bytes: [UInt8], prefix: String = "", besides: [ConfigDiagnostic] = []) -> [ConfigDiagnostic] {
         var found: [(path: String, offset: Int, message: String)] = []
-        walk(root, path: prefix, inHeaders: false, into: &found)
+        var walker = Walker(prefix: prefix)
+        walker.walk(root, inHeaders: false, into: &found)
+        guard !found.isEmpty else { return [] }
         let reported = Set(besides.map(\.path))
         return found.filter { !reported.contains($0.path) }.map {
             ConfigDiagnostic(file: file, path: $0.path, message: $0.message, position: SourcePosition.locate(offset: $0.offset, in: bytes))
         }
     }
 
-    private static func walk(_ node: JSONNode, path: String, inHeaders: Bool, into found: inout [(path: String, offset: Int, message: String)]) {
-        switch node.kind {
-        case .string(let text):
-            if inHeaders, let problem = problem(in: text) {
-                found.append((path, node.offset, valueMessage(problem)))
-            }
-        case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                walk(element, path: path + JSONPathText.index(index), inHeaders: inHeaders, into: &found)
-            }
-        case .object(let members):
-            for member in members {
-                let memberPath = path + JSONPathText.key(member.key)
-                if !inHeaders && skippedKeys.contains(member.key) { continue }
-                let entering = inHeaders || headerKeys.contains(member.key)
-                if inHeaders, let problem = problem(in: member.key) {
-                    found.append((memberPath, member.keyOffset, "a header or cookie name cannot contain \(problem)"))
-                }
-                if !inHeaders && headerValueKeys.contains(member.key) {
-                    walk(member.value, path: memberPath, inHeaders: true, into: &found)
-                } else {
-                    walk(member.value, path: memberPath, inHeaders: entering, into: &found)
+    /// Walks the JSON keeping the path as a list of steps, spelled out only for a problem:
+    /// 10,000 sessions' members are visited at every load, and building each one's path text
+    /// cost more than the check itself.
+    private struct Walker {
+        enum Step {
+            case key(String)
+            case index(Int)
+        }
+
+        let prefix: String
+        var steps: [Step] = []
+
+        var path: String {
+            var text = prefix
+            for step in steps {
+                switch step {
+                case .key(let key): text += JSONPathText.key(key)
+                case .index(let index): text += JSONPathText.index(index)
                 }
             }
-        case .null, .bool, .number:
-            break
+            return text
+        }
+
+        mutating func walk(_ node: JSONNode, inHeaders: Bool, into found: inout [(path: String, offset: Int, message: String)]) {
+            switch node.kind {
+            case .string(let text):
+                if inHeaders, let problem = HeaderValueCheck.problem(in: text) {
+                    found.append((path, node.offset, HeaderValueCheck.valueMessage(problem)))
+                }
+            case .array(let elements):
+                for (index, element) in elements.enumerated() {
+                    steps.append(.index(index))
+                    walk(element, inHeaders: inHeaders, into: &found)
+                    steps.removeLast()
+                }
+            case .object(let members):
+                for member in members {
+                    if !inHeaders && HeaderValueCheck.skippedKeys.contains(member.key) { continue }
+                    steps.append(.key(member.key))
+                    defer { steps.removeLast() }
+                    let entering = inHeaders || HeaderValueCheck.headerKeys.contains(member.key)
+                    if inHeaders, let problem = HeaderValueCheck.problem(in: member.key) {
+                        found.append((path, member.keyOffset, "a header or cookie name cannot contain \(problem)"))
+                    }
+                    walk(member.value, inHeaders: entering || (!inHeaders && HeaderValueCheck.headerValueKeys.contains(member.key)), into: &found)
+                }
+            case .null, .bool, .number:
+                break
+            }
         }
     }
 

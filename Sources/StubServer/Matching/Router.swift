@@ -46,9 +46,9 @@ public final class Router: Sendable {
     private let stubs: [CompiledStub]
     /// `stubs` unretained, for the index's candidate checks (see `UnmanagedList`).
     private let stubReferences: UnmanagedList<CompiledStub>
-    private let catchAlls: [CompiledStub]
+    let catchAlls: [CompiledStub]
     /// Sessions with request conditions, counted once (the near-miss page's last line).
-    private let comparedSessions: Int
+    let comparedSessions: Int
     private let index: RouteIndex
     /// Per stub, what bounds its near-miss score without evaluating it.
     private let nearMissHints: [NearMissHint]
@@ -68,9 +68,34 @@ public final class Router: Sendable {
     /// `adjustingRouteKeys` lets tests file stubs under deliberately wrong keys, to prove the
     /// index-versus-scan comparison notices.
     init(stubs definitions: [StubDefinition], adjustingRouteKeys adjust: ((RouteKey) -> RouteKey)?, options: RouterOptions = RouterOptions()) throws {
+        let runtime = StubRuntime()
+        let (compiled, compileProblems) = Self.compile(definitions, runtime: runtime, options: options)
+        let diagnostics = compileProblems + Self.webSocketEndpointProblems(definitions)
+        guard diagnostics.isEmpty else { throw ConfigError(diagnostics) }
+        self.runtime = runtime
+        stubs = compiled.filter { !$0.isCatchAll }
+        catchAlls = compiled.filter(\.isCatchAll)
+        comparedSessions = NearMissReport.comparedSessions(stubs)
+        stubReferences = UnmanagedList(stubs)
+        index = RouteIndex(stubs, adjustingKeys: adjust)
+        nearMissHints = stubs.map(NearMissHint.init)
+        scenarios = options.scenarios
+        var names: [String] = []
+        for definition in definitions {
+            if let name = definition.scenario?.name, !names.contains(name) { names.append(name) }
+        }
+        scenarioNames = names
+    }
+
+    convenience init(stubs definitions: [StubDefinition], options: RouterOptions) throws {
+        try self.init(stubs: definitions, adjustingRouteKeys: nil, options: options)
+    }
+
+    /// Compiles sessions in order (a REST resource into several); what did not compile is
+    /// named in the diagnostics. `reference` defaults to `stubs#i`.
+    static func compile(_ definitions: [StubDefinition], runtime: StubRuntime, options: RouterOptions) -> ([CompiledStub], [ConfigDiagnostic]) {
         var compiled: [CompiledStub] = []
         var diagnostics: [ConfigDiagnostic] = []
-        let runtime = StubRuntime()
         compiled.reserveCapacity(definitions.count)
         // One thread on purpose: compiling is allocation-bound, and splitting it across cores
         // measured slower (allocator arenas, shared reference counts), not faster.
@@ -101,25 +126,7 @@ public final class Router: Sendable {
                 diagnostics.append(ConfigDiagnostic(file: reference.file, path: "[\(reference.index)]" + problem.path, message: problem.message))
             }
         }
-        diagnostics += Self.webSocketEndpointProblems(definitions)
-        guard diagnostics.isEmpty else { throw ConfigError(diagnostics) }
-        self.runtime = runtime
-        stubs = compiled.filter { !$0.isCatchAll }
-        catchAlls = compiled.filter(\.isCatchAll)
-        comparedSessions = NearMissReport.comparedSessions(stubs)
-        stubReferences = UnmanagedList(stubs)
-        index = RouteIndex(stubs, adjustingKeys: adjust)
-        nearMissHints = stubs.map(NearMissHint.init)
-        scenarios = options.scenarios
-        var names: [String] = []
-        for definition in definitions {
-            if let name = definition.scenario?.name, !names.contains(name) { names.append(name) }
-        }
-        scenarioNames = names
-    }
-
-    convenience init(stubs definitions: [StubDefinition], options: RouterOptions) throws {
-        try self.init(stubs: definitions, adjustingRouteKeys: nil, options: options)
+        return (compiled, diagnostics)
     }
 
     /// The JSON path of a stub's `uri` when it can only match under `prefix` (`/__admin`), or
@@ -168,7 +175,7 @@ public final class Router: Sendable {
     deinit { stubReferences.free() }
 
     /// moco serves one websocket endpoint per server: every one after the first is an error.
-    private static func webSocketEndpointProblems(_ definitions: [StubDefinition]) -> [ConfigDiagnostic] {
+    static func webSocketEndpointProblems(_ definitions: [StubDefinition]) -> [ConfigDiagnostic] {
         var first: StubReference?
         var problems: [ConfigDiagnostic] = []
         for position in definitions.indices where definitions[position].response.map({ $0.websocket != nil }) ?? false {
@@ -194,52 +201,15 @@ public final class Router: Sendable {
         Self.route(request, first: self, then: nil)
     }
 
-    /// Routes through two routers as one (a server's added stubs, then its configuration's):
-    /// the first router's stubs, the second's, then the first's catch-alls and the second's; a
-    /// miss is compared with the stubs of both. (Two parameters, not an array: no allocation
-    /// per request.)
-    static func route(_ request: HTTPRequest, first: Router, then second: Router?) -> RouteResult {
-        let view = RequestView(request)
-        if let stub = first.firstNonCatchAll(view) ?? second?.firstNonCatchAll(view) {
-            return RouteResult(reply: stub.reply(view), stub: stub.reference)
-        }
-        // Sessions that match OPTIONS themselves answered above; catch-alls come after.
-        if let preflight = CORSPreflight(view),
-           let (stub, policy) = first.firstCORSStub(answering: preflight, view) ?? second?.firstCORSStub(answering: preflight, view) {
-            return RouteResult(reply: CORSPreflight.reply(policy, view), stub: stub.reference)
-        }
-        for stub in first.catchAlls where stub.matches(view) {
-            return RouteResult(reply: stub.reply(view), stub: stub.reference)
-        }
-        if let second {
-            for stub in second.catchAlls where stub.matches(view) {
-                return RouteResult(reply: stub.reply(view), stub: stub.reference)
-            }
-        }
-        if Favicon.answers(method: view.method, path: view.path) {
-            return RouteResult(reply: HTTPReply(.prepared(Favicon.prepared)), stub: Favicon.reference)
-        }
-        let closest = NearMissRanking.closest(
-            view, pools: first.nearMissPool(view), second?.nearMissPool(view), count: NearMissRanking.reportedCount)
-        let body = NearMissReport.body(
-            for: view, closest: closest, comparedSessions: first.comparedSessions + (second?.comparedSessions ?? 0),
-            anyStubs: !first.stubs.isEmpty || !(second?.stubs.isEmpty ?? true))
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: ContentTypes.text)
-        let nearMisses = closest.map { found in
-            StubNearMiss(
-                stub: found.stub.reference, summary: found.stub.summary,
-                differences: NearMissRanking.differences(found.failed, view),
-                briefDifferences: found.failed.map { NearMissRanking.brief($0, view) },
-                conditionCount: found.stub.conditions.count)
-        }
-        return RouteResult(
-            reply: HTTPReply(.response(HTTPResponse(status: 400, headers: headers, body: Array(body.utf8)))), stub: nil,
-            nearMisses: nearMisses)
+    var hasStubs: Bool { !stubs.isEmpty }
+
+    func firstCatchAll(_ view: RequestView) -> CompiledStub? {
+        for stub in catchAlls where stub.matches(view) { return stub }
+        return nil
     }
 
     /// The stubs whose path can hold come from the index, not a scan (100,000 added stubs).
-    private func nearMissPool(_ view: RequestView) -> NearMissRanking.Pool {
+    func nearMissPool(_ view: RequestView) -> NearMissRanking.Pool {
         NearMissRanking.Pool(stubs: stubs, hints: nearMissHints, offered: index.candidatesForEveryMethod(path: view.path))
     }
 
@@ -251,7 +221,7 @@ public final class Router: Sendable {
         firstMatch(RequestView(request))?.reference
     }
 
-    private func firstNonCatchAll(_ view: RequestView) -> CompiledStub? {
+    func firstNonCatchAll(_ view: RequestView) -> CompiledStub? {
         index.firstMatch(path: view.path, method: view.method, check: ResidualCheck(stubs: stubReferences.buffer, view: view))
             .map { stubs[$0] }
     }
@@ -267,7 +237,7 @@ public final class Router: Sendable {
 
     /// The first non-catch-all stub with `cors` that would serve the preflight's requested method
     /// at its URI. The index offers the candidates for that method; the check tries them.
-    private func firstCORSStub(answering preflight: CORSPreflight, _ view: RequestView) -> (CompiledStub, CORSPolicy)? {
+    func firstCORSStub(answering preflight: CORSPreflight, _ view: RequestView) -> (CompiledStub, CORSPolicy)? {
         let check = PreflightCheck(stubs: stubReferences.buffer, view: view, preflight: preflight)
         guard let position = index.firstMatch(path: view.path, method: preflight.requestedMethod, check: check),
               let policy = stubs[position].corsPolicy(answering: preflight, view)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPEngine
 #if canImport(Glibc)
 import Glibc
 import CSystemShims
@@ -37,6 +38,9 @@ final class FileCache: @unchecked Sendable {
         var misses = 0
         var storedBytes = 0
         var entries = 0
+        /// Reads of the inotify queue: one per event-loop turn that looked a file up, not one
+        /// per request.
+        var watchDrains = 0
     }
 
     let byteLimit: Int
@@ -66,10 +70,14 @@ final class FileCache: @unchecked Sendable {
     /// trusted entry is served without opening the file; any event on any watched path (an
     /// edit, a rename, a link created or removed in a directory on the way) untrusts every
     /// entry, so the next request takes the confined open again. The queue is drained before
-    /// each lookup, and the kernel queues an event before the changing call returns, so an edit
-    /// still shows on the next request.
+    /// the first lookup of each event-loop turn (per lookup off a loop thread), and the kernel
+    /// queues an event before the changing call returns: a request that arrived after an edit
+    /// is read in a later turn than the edit, so the edit still shows on the next request. The
+    /// other lookups of the same turn skip the `read` system call.
     private let watchFD: Int32
     private let drainLock = NSLock()
+    /// The event-loop turn of the last drain (guarded by `drainLock`).
+    private var drainedInTurn: EventLoopTurn?
     private var generation: UInt64 = 0
     /// `Target.key` → the generation it was trusted in.
     private var trusted: [String: UInt64] = [:]
@@ -93,15 +101,23 @@ final class FileCache: @unchecked Sendable {
         if watchFD >= 0 { _ = close(watchFD) }
     }
 
-    /// Reads every queued event; any event untrusts every entry.
-    private func drainWatchEvents() {
+    /// Reads every queued event; any event untrusts every entry. `oncePerTurn` skips the read
+    /// when this thread's event-loop turn already drained (the lookup at the top of a request);
+    /// the drains that order a watch or a trust against an open always read.
+    private func drainWatchEvents(oncePerTurn: Bool = false) {
         #if canImport(Glibc)
         guard watchFD >= 0 else { return }
+        let turn = oncePerTurn ? EventLoopTurn.current : nil
         // One drainer at a time: another loop must not find the queue empty while this one
         // holds events it has not applied yet.
         drainLock.lock()
         defer { drainLock.unlock() }
+        if let turn, turn == drainedInTurn { return }
+        drainedInTurn = turn
         var sawEvent = false
+        lock.lock()
+        statistics.watchDrains += 1
+        lock.unlock()
         withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
             while true {
                 let count = Glibc.read(watchFD, buffer.baseAddress, buffer.count)
@@ -206,7 +222,7 @@ final class FileCache: @unchecked Sendable {
         let name = target.name
         let realRoot = realRoot(of: target.root)
         // A trusted entry: nothing on its path changed since it was read, so no open is needed.
-        drainWatchEvents()
+        drainWatchEvents(oncePerTurn: true)
         lock.lock()
         if let miss = trustedMisses[target.key], miss.generation == generation {
             lock.unlock()

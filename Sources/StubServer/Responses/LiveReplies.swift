@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Where a response comes from when it is not built from the stub alone: a live upstream
 /// (`proxy`) or a recording (`record` / `replay`).
@@ -270,9 +271,9 @@ enum LiveReplies {
             return reply
         }
         let promise = HTTPReplyPromise()
-        let answered = LockedBox(false)
+        let answered = Locked(false)
         let call = event.client.send(request) { result in
-            answered.value = true
+            answered.set(true)
             report(result)
             promise.fulfill(reply)
         }
@@ -281,7 +282,7 @@ enum LiveReplies {
         // first queue for its connections (32 per upstream), so 300 of them would wait for
         // rounds of 5 s. The client's answer gets its own deadline from the moment it fired.
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(EventPlan.readTimeout.nanoseconds))) {
-            guard !answered.value else { return }
+            guard !answered.snapshot else { return }
             call.cancel()
             EventLog.warn("stubserver: \(owner) on.complete \(request.method) \(request.url) failed: no answer within \(EventPlan.readTimeout); the client was answered")
             promise.fulfill(reply)

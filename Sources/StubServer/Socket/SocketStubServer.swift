@@ -42,8 +42,7 @@ public final class SocketStubServer: @unchecked Sendable {
     private let lock = NSLock()
     private var files: [String]
     private var loadWarnings: [ConfigDiagnostic]
-    private var watcher: FileWatcher?
-    private let reloadQueue = DispatchQueue(label: "stubserver.socket.reload")
+    private let configurationWatch = ConfigurationWatch(queueLabel: "stubserver.socket.reload")
 
     /// Loads a `-c`-style configuration (file or glob) of socket sessions. Throws `ConfigError`
     /// listing every problem, including HTTP-only keys (`uri`, `status`, …) a socket cannot use.
@@ -70,7 +69,7 @@ public final class SocketStubServer: @unchecked Sendable {
     }
 
     deinit {
-        watcher?.stop()
+        configurationWatch.stop()
         engine.stop()
     }
 
@@ -109,30 +108,14 @@ public final class SocketStubServer: @unchecked Sendable {
 
     /// Reloads whenever a configuration file changes; `onReload` hears of each attempt.
     public func watchConfiguration(onReload: @escaping @Sendable (ReloadEvent) -> Void = { _ in }) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard watcher == nil else { return }
-        let watcher = FileWatcher(files: files) { [weak self] changed in
-            guard let self else { return }
-            reloadQueue.async {
-                do {
-                    try self.reload()
-                    self.watcher?.update(files: self.watchedFiles)
-                    onReload(.reloaded(changedFiles: changed))
-                } catch {
-                    onReload(.failed(changedFiles: changed, error: error))
-                }
-            }
-        }
-        self.watcher = watcher
-        watcher.start()
+        configurationWatch.start(files: watchedFiles, reload: { [weak self] in
+            guard let self else { return nil }
+            try self.reload()
+            return self.watchedFiles
+        }, onReload: onReload)
     }
 
     public func stopWatching() {
-        lock.lock()
-        let current = watcher
-        watcher = nil
-        lock.unlock()
-        current?.stop()
+        configurationWatch.stop()
     }
 }

@@ -348,6 +348,14 @@ typedef unsigned long pthread_key_t;
 int pthread_key_create(pthread_key_t *, void (*)(void *));
 int pthread_setspecific(pthread_key_t, const void *);
 void *pthread_getspecific(pthread_key_t);
+// sys/_pthread/_pthread_types.h (LP64: __PTHREAD_RWLOCK_SIZE__ 192, __PTHREAD_RWLOCKATTR_SIZE__ 16), pthread.h
+typedef struct _opaque_pthread_rwlock_t { long __sig; char __opaque[192]; } pthread_rwlock_t;
+typedef struct _opaque_pthread_rwlockattr_t { long __sig; char __opaque[16]; } pthread_rwlockattr_t;
+int pthread_rwlock_init(pthread_rwlock_t * __restrict, const pthread_rwlockattr_t * __restrict);
+int pthread_rwlock_destroy(pthread_rwlock_t *);
+int pthread_rwlock_rdlock(pthread_rwlock_t *);
+int pthread_rwlock_wrlock(pthread_rwlock_t *);
+int pthread_rwlock_unlock(pthread_rwlock_t *);
 
 // dlfcn.h (RTLD_DEFAULT is `((void *) -2)`, a cast macro Swift does not import)
 void *dlopen(const char *, int);

@@ -112,6 +112,7 @@ final class EventLoop: @unchecked Sendable {
 
     private func run() {
         while running {
+            threadKey.wakeups &+= 1 // inbox and timer work after the last wait is a turn of its own
             runInbox()
             runTimers()
             guard running else { break }
@@ -123,7 +124,10 @@ final class EventLoop: @unchecked Sendable {
             inboxLock.lock()
             if !inbox.isEmpty { timeout = 0 }
             inboxLock.unlock()
+            var woke = false
             poller.wait(timeoutMilliseconds: timeout) { event in
+                // A new wake-up starts when the wait returns, before any handler runs.
+                if !woke { woke = true; threadKey.wakeups &+= 1 }
                 let slot = Int(event.fd)
                 if slot < handlers.count, let handler = handlers[slot] {
                     handler.handle(event)
@@ -186,6 +190,10 @@ final class EventLoop: @unchecked Sendable {
 
 /// Identifies the thread a loop runs on, so `stop()` can tell when it is called from a handler.
 final class ThreadMarker: @unchecked Sendable {
+    /// Counts the loop's turns: bumped when its wait returns, before any handler runs, and before
+    /// its inbox and timers. Written and read on the loop's own thread only.
+    var wakeups: UInt64 = 0
+
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
@@ -200,5 +208,19 @@ final class ThreadMarker: @unchecked Sendable {
         set {
             pthread_setspecific(key, newValue.map { Unmanaged.passUnretained($0).toOpaque() })
         }
+    }
+}
+
+/// The event loop turn the calling thread is in, for work that need only happen once per turn
+/// (the stub server's file cache drains its inotify queue once per wake-up, not per request).
+/// Every request handled in one turn arrived before that turn's wait returned.
+package struct EventLoopTurn: Equatable, Sendable {
+    let loop: ObjectIdentifier
+    let count: UInt64
+
+    /// This thread's current turn; nil off an event loop's thread (a test calling in directly).
+    package static var current: EventLoopTurn? {
+        guard let marker = ThreadMarker.current else { return nil }
+        return EventLoopTurn(loop: ObjectIdentifier(marker), count: marker.wakeups)
     }
 }
