@@ -48,6 +48,8 @@ struct JournalingResponder: HTTPResponder {
     /// The dashboard's feed and hit counts.
     var feed: DashboardFeed? = nil
     var hits: StubHitCounter? = nil
+    /// The OpenAPI document every exchange is checked against, when the server has one.
+    var contract: RuntimeContractCheck? = nil
 
     func respond(to request: HTTPRequest) -> HTTPReply {
         if let admin, AdminEndpoint.claims(request) { return admin.respond(to: request) }
@@ -60,13 +62,31 @@ struct JournalingResponder: HTTPResponder {
         let logger = logger
         let feed = feed
         let hits = hits
+        let findings = contract.map { Self.contractFindings($0, request, reply, stubAnswered: stub != nil) } ?? []
         reply.onSent = { status, elapsed in
             previous?(status, elapsed)
-            let entry = journal.record(request: request, stub: stub, status: status, duration: elapsed, nearMisses: nearMisses)
+            let entry = journal.record(request: request, stub: stub, status: status, duration: elapsed, nearMisses: nearMisses, contract: findings)
             logger?(entry)
             if let stub { hits?.count(stub) }
             if let feed, feed.hasSubscribers { feed.publish(DashboardEndpoint.requestMessage(entry)) }
         }
         return reply
+    }
+
+    /// The request's violations, and the stub's response's when it is already known (a
+    /// complete or prepared response; deferred, streamed and proxied bodies are not checked).
+    /// A near miss (no stub answered) is only checked on the request side.
+    static func contractFindings(_ check: RuntimeContractCheck, _ request: HTTPRequest, _ reply: HTTPReply, stubAnswered: Bool) -> [RuntimeContractCheck.Finding] {
+        let raw = String(request.rawPath)
+        let path = raw.removingPercentEncoding ?? raw
+        var found = check.check(request, path: path)
+        if stubAnswered, !found.contains(where: { $0.location == "operation" }) {
+            switch reply.payload {
+            case .response(let response): found += check.check(response, for: request, path: path)
+            case .prepared(let prepared): found += check.check(prepared.response, for: request, path: path)
+            default: break
+            }
+        }
+        return check.bounded(found)
     }
 }

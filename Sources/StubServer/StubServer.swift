@@ -1,4 +1,5 @@
 import Foundation
+import OpenAPI
 
 /// A moco-compatible stub HTTP server you can run from the command line or embed in tests.
 ///
@@ -51,6 +52,15 @@ public final class StubServer: @unchecked Sendable {
         /// OpenSSL). `DevelopmentCertificates` makes a local authority and a certificate for
         /// `localhost`; `baseURL` is then `https://…`.
         public var tls: TLSIdentity?
+        /// Check every request the app sends, and every response a stub sends, against this
+        /// OpenAPI document; violations go to the journal entry, the log line, the admin API
+        /// (`GET /__admin/contract-violations`) and `contractViolations()`.
+        ///
+        /// ```swift
+        /// var options = StubServer.Options()
+        /// options.openAPI = try OpenAPILoader().load("Stubs/openapi.yaml")
+        /// ```
+        public var openAPI: OpenAPIDocument?
 
         public init(
             host: String = "127.0.0.1",
@@ -166,7 +176,8 @@ public final class StubServer: @unchecked Sendable {
         engine = HTTPServer(
             configuration: configuration,
             responder: JournalingResponder(
-                routes: routes, journal: journal, logger: logger, admin: adminEndpoint, feed: feed, hits: stubHits),
+                routes: routes, journal: journal, logger: logger, admin: adminEndpoint, feed: feed, hits: stubHits,
+                contract: options.openAPI.map(RuntimeContractCheck.init(api:))),
             onRejection: { rejection in
                 let request = HTTPRequest(
                     method: rejection.method ?? "", target: rejection.target ?? "",

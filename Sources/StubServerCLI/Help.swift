@@ -27,7 +27,7 @@ enum Help {
     static let start = """
     OVERVIEW: Serve stubs from a JSON configuration, reloading it when a file changes.
 
-    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [--admin-token <token> | --no-admin] [--allowed-host <names>] [--threads <n>] [--max-memory <size>] [--content-length <bytes>] [--https [--certificate <pem> --private-key <pem>]] [-q]
+    USAGE: stubserver start [-p <port>] (-c <config> | -g <settings> [-e <env>]) [-s <shutdown-port>] [--host <address>] [--admin-token <token> | --no-admin] [--allowed-host <names>] [--openapi <document>] [--threads <n>] [--max-memory <size>] [--content-length <bytes>] [--https [--certificate <pem> --private-key <pem>]] [-q]
 
     OPTIONS:
       -p, --port <port>       Port to listen on (default: 12306; 0 picks a free port).
@@ -48,6 +48,9 @@ enum Help {
       --allowed-host <names>  Host names, comma-separated, under which the admin API answers
                               besides localhost, IP addresses and --host (others get 403: DNS
                               rebinding). Web pages from other origins are always refused.
+      --openapi <document>    Check every request and stub response against this OpenAPI
+                              document; violations show in the log line, the journal and
+                              GET /__admin/contract-violations (docs/contract-checks.md).
       --threads <n>           Event loops (threads) serving requests, 1 to 1024 (default: one
                               per CPU the process may use: its affinity mask, e.g. taskset,
                               and its cgroup CPU quota, e.g. docker --cpus).

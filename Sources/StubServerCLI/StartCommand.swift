@@ -30,6 +30,7 @@ enum StartCommand {
         .init(names: ["--admin-token"], key: "admin-token", takesValue: true),
         .init(names: ["--no-admin"], key: "no-admin", takesValue: false),
         .init(names: ["--allowed-host"], key: "allowed-host", takesValue: true),
+        .init(names: ["--openapi"], key: "openapi", takesValue: true),
     ]
 
     /// `start`, or moco's `https` task (`https: true`: a keystore or PEM files are required).
@@ -83,6 +84,9 @@ enum StartCommand {
                 throw UsageError(message: "invalid value '\(names)' for '--allowed-host': expected host names separated by commas (no ports)", command: name)
             }
             serverOptions.allowedHosts = hosts
+        }
+        if let document = parsed["openapi"] {
+            serverOptions.openAPI = try CheckCommand.loadDocument(document)
         }
         let stopRequest = StopRequest()
         serverOptions.onShutdownRequest = { stopRequest.run() }

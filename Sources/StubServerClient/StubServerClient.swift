@@ -240,6 +240,22 @@ extension StubServerClient: ReceivedRequestsVerifying {
     }
 }
 
+extension StubServerClient: ContractViolationsReporting {
+    /// Every contract violation in the server's journal (`GET /__admin/contract-violations`),
+    /// oldest first, waiting on this thread. Throws when the server was started without `--openapi`.
+    public func contractViolations() throws -> [ContractViolation] {
+        let value = try callBlocking("GET", "contract-violations")
+        return value["violations"]?.arrayValue?.compactMap { item in
+            guard let method = item["method"]?.stringValue, let path = item["path"]?.stringValue,
+                let side = item["side"]?.stringValue.flatMap(ContractViolation.Side.init(rawValue:))
+            else { return nil }
+            return ContractViolation(
+                sequence: item["sequence"]?.intValue ?? 0, method: method, path: path, status: item["status"]?.intValue ?? 0,
+                side: side, location: item["location"]?.stringValue ?? "", message: item["message"]?.stringValue ?? "")
+        } ?? []
+    }
+}
+
 /// An admin call that failed: no answer (`status` nil), or the server's error and diagnostics.
 public struct StubServerClientError: Error, Sendable, CustomStringConvertible {
     public var status: Int?

@@ -45,8 +45,12 @@ final class StubbedBackend {
     }
 
     /// Starts the server and pushes the app's environment; ``stop()`` undoes both.
-    static func start(world: World = .normal) throws -> StubbedBackend {
-        let server = try StubServer(configFile: StubsFolder.settings)
+    /// With `checkingContract`, the server checks every exchange against `Stubs/openapi.yaml`
+    /// (`expect(backend.server).to(haveNoContractViolations())`).
+    static func start(world: World = .normal, checkingContract: Bool = false) throws -> StubbedBackend {
+        var options = StubServer.Options()
+        if checkingContract { try options.checkContract(against: StubsFolder.file("openapi.yaml").path) }
+        let server = try StubServer(configFile: StubsFolder.settings, options: options)
         try server.start()
         let backend = StubbedBackend(server: server)
         backend.world = world

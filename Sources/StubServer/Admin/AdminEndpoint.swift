@@ -14,6 +14,7 @@ import Foundation
 /// | `GET /__admin/requests[?limit=N&offset=M&unmatched=true]` | `{"requests":[…],"total","offset","next"}` (`JournalPage`) |
 /// | `POST /__admin/requests/count`, `…/find`, `…/verify` | `{"count"}`, `{"requests"}`, `{"count","total","nearMisses"}` |
 /// | `DELETE /__admin/requests` | 204 |
+/// | `GET /__admin/contract-violations` | `{"violations":[…],"checked":N}`; 409 without `--openapi` (`ContractViolationJSON`) |
 /// | `GET /__admin/scenarios`, `PUT /__admin/scenarios/{name}`, `POST /__admin/scenarios/reset` | |
 /// | `POST /__admin/reset`, `POST /__admin/shutdown` | 204, 202 |
 final class AdminEndpoint: @unchecked Sendable {
@@ -156,6 +157,10 @@ final class AdminEndpoint: @unchecked Sendable {
                 let limit = query["nearMisses"].flatMap { Int($0) } ?? 3
                 return Self.json(Self.reportJSON(filter.report(entries, nearMisses: min(max(limit, 0), 50))))
             }
+        case ("GET", "contract-violations", 1):
+            guard server.options.openAPI != nil else { throw Failure(status: 409, message: ContractCheckNotEnabled().description) }
+            let violations = server.journal.entries.flatMap(\.contractViolations)
+            return Self.json(["violations": .array(violations.map(ContractViolationJSON.json)), "checked": .number(JSONNumber(server.journal.count))])
         case ("GET", "scenarios", 1):
             return Self.json(["scenarios": .array(server.scenarios().map { ["name": .string($0.name), "state": .string($0.state)] })])
         case ("POST", "scenarios", 2) where segments[1] == "reset":
@@ -182,7 +187,7 @@ final class AdminEndpoint: @unchecked Sendable {
             }
             return reply
         default:
-            let known = ["health", "stubs", "requests", "scenarios", "reset", "shutdown", "ui"]
+            let known = ["health", "stubs", "requests", "contract-violations", "scenarios", "reset", "shutdown", "ui"]
             if known.contains(segments.first ?? "") {
                 throw Failure(status: 405, message: "\(method) \(Self.prefix)\(path) is not an admin call; see docs/stub-server.md#admin-api")
             }

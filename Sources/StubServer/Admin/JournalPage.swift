@@ -49,7 +49,12 @@ struct JournalPage {
             bytes += size
             end += 1
         }
-        let page = entries[start..<end].map { RecordedRequest($0).json }
+        let page = entries[start..<end].map { entry -> JSONValue in
+            let json = RecordedRequest(entry).json
+            guard !entry.contractViolations.isEmpty, case .object(var object) = json else { return json }
+            object.set("contractViolations", .array(entry.contractViolations.map(ContractViolationJSON.json)))
+            return .object(object)
+        }
         return [
             "requests": .array(page), "total": .number(JSONNumber(total)), "offset": .number(JSONNumber(start)),
             "next": end < total ? .number(JSONNumber(end)) : .null,

@@ -24,6 +24,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public let rejection: String?
     /// When no stub matched: the closest stubs (at most three), closest first, and what each failed.
     public var nearMisses: [StubNearMiss] = []
+    /// When the server checks an OpenAPI document: how this exchange broke it (at most ten,
+    /// messages capped; see `StubServer.Options.openAPI`).
+    public var contractViolations: [ContractViolation] = []
 
     /// When no stub matched: the closest stub and what it failed.
     public var nearMiss: StubNearMiss? { nearMisses.first }
@@ -40,7 +43,8 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         request.body = []
         return JournalEntry(
             sequence: sequence, request: request, bodyTruncated: true, bodySize: bodySize, stub: stub,
-            status: status, receivedAt: receivedAt, duration: duration, rejection: rejection, nearMisses: nearMisses)
+            status: status, receivedAt: receivedAt, duration: duration, rejection: rejection, nearMisses: nearMisses,
+            contractViolations: contractViolations)
     }
 
     /// The percent-decoded path, without the query (`/api/v1/stories`).
@@ -60,6 +64,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         let millis = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
         let target = request.target.isEmpty ? "-" : request.target
         let method = request.method.isEmpty ? "-" : request.method
-        return "\(method) \(target) \(status) \(answeredBy) \(String(format: "%.1f", millis))ms"
+        let line = "\(method) \(target) \(status) \(answeredBy) \(String(format: "%.1f", millis))ms"
+        guard let first = contractViolations.first else { return line }
+        let count = contractViolations.count
+        return line + " ✗ contract: \(first.side.rawValue) \(first.location): \(first.message)" + (count > 1 ? " (+\(count - 1) more)" : "")
     }
 }

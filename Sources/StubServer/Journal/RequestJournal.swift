@@ -162,7 +162,7 @@ public final class RequestJournal: @unchecked Sendable {
     @discardableResult
     func record(
         request: HTTPRequest, stub: StubReference?, status: Int, duration: Duration, rejection: String? = nil,
-        nearMisses: [StubNearMiss] = []
+        nearMisses: [StubNearMiss] = [], contract: [RuntimeContractCheck.Finding] = []
     ) -> JournalEntry {
         var kept = request
         let size = request.body.count
@@ -172,7 +172,12 @@ public final class RequestJournal: @unchecked Sendable {
         let entry = JournalEntry(
             sequence: nextSequence, request: kept, bodyTruncated: truncated, bodySize: size, stub: stub,
             status: status, receivedAt: Date(timeIntervalSinceNow: -Double(duration.nanoseconds) / 1e9),
-            duration: duration, rejection: rejection, nearMisses: nearMisses
+            duration: duration, rejection: rejection, nearMisses: nearMisses,
+            contractViolations: contract.map {
+                ContractViolation(
+                    sequence: nextSequence, method: request.method, path: String(request.rawPath.removingPercentEncoding ?? String(request.rawPath)),
+                    status: status, side: $0.side, location: $0.location, message: $0.message)
+            }
         )
         nextSequence += 1
         let cost = Self.cost(of: kept)

@@ -1,0 +1,17 @@
+/// Contract violations as the admin API sends them (`GET /__admin/contract-violations`, and
+/// `contractViolations` in each journal entry of `GET /__admin/requests`); `StubServerClient`
+/// reads them back.
+///
+/// ```json
+/// {"sequence": 3, "method": "GET", "path": "/api/v1/stories", "status": 200, "side": "request",
+///  "location": "query.pages", "message": "undeclared query parameter \"pages\" (…)"}
+/// ```
+package enum ContractViolationJSON {
+    package static func json(_ violation: ContractViolation) -> JSONValue {
+        [
+            "sequence": .number(JSONNumber(violation.sequence)), "method": .string(violation.method), "path": .string(violation.path),
+            "status": .number(JSONNumber(violation.status)), "side": .string(violation.side.rawValue),
+            "location": .string(violation.location), "message": .string(violation.message),
+        ]
+    }
+}
