@@ -156,12 +156,21 @@ def active_lines(lines, table, path):
     return active, literals
 
 
+# Modules whose import makes Apple's Foundation visible in a file on a Mac: there the file also sees
+# the Darwin-only Foundation API (`AppleFoundation`). Only those files get it, on the same line (line
+# numbers stay): importing it everywhere would show Foundation's names (`Operation`, …) in files that
+# never import Foundation, an ambiguity no Mac build has.
+FOUNDATION_IMPORTS = re.compile(r"^(\s*(?:@_exported\s+)?import\s+(?:Foundation|FoundationNetworking|FoundationXML|XCTest))(\s*(?://.*)?)$")
+
+
 def rewrite(lines, literals):
     out = []
     for number, line in enumerate(lines, 1):
         if number in literals and literals[number] is not None:
             match = DIRECTIVE.match(line)
             line = f"{match.group(1)}#{match.group(2)} {'true' if literals[number] else 'false'}"
+        elif FOUNDATION_IMPORTS.match(line):
+            line = FOUNDATION_IMPORTS.sub(r"\1; import AppleFoundation\2", line)
         out.append(line)
     return out
 
@@ -266,7 +275,6 @@ def check_platform(platform, targets, order, executables, imports):
         prefix_map.append((os.path.join(out, "src") + os.sep, "Sources" + os.sep))
         command = [SWIFTC, "-swift-version", "6", "-module-name", target, "-suppress-warnings",
                    "-I", modules, "-I", os.path.join(SURFACE, "c"),
-                   "-Xfrontend", "-import-module", "-Xfrontend", "AppleFoundation",
                    "-enable-testing", "-package-name", "rehearsal"]
         if platform == "iOS":
             command += ["-D", "SURFACE_IOS"]

@@ -1,6 +1,7 @@
 // Foundation API that exists in Apple's Foundation but not in Linux's swift-corelibs Foundation
-// (or lives in a separate module there). The check imports this module implicitly into every file
-// (`-import-module AppleFoundation`), so a file that says `import Foundation` sees it as on a Mac.
+// (or lives in a separate module there). The check imports this module into every file that imports Foundation
+// (an `import AppleFoundation` added on the line of its `import Foundation`, `FoundationNetworking`,
+// `FoundationXML` or `XCTest`), so such a file sees it as on a Mac, and no other file does.
 //
 // URLSession, URLRequest, HTTPURLResponse and friends: in Apple's Foundation itself; on Linux they are
 // swift-corelibs FoundationNetworking, which mirrors Apple's API (developer.apple.com/documentation/

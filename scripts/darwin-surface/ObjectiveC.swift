@@ -40,6 +40,7 @@ public func class_getClassMethod(_ cls: AnyClass?, _ name: Selector) -> Method? 
 public func class_respondsToSelector(_ cls: AnyClass?, _ sel: Selector) -> Bool { false }
 public func class_copyMethodList(_ cls: AnyClass?, _ outCount: UnsafeMutablePointer<UInt32>?) -> UnsafeMutablePointer<Method>? { nil }
 public func class_getName(_ cls: AnyClass?) -> UnsafePointer<CChar> { fatalError() }
+public func class_getSuperclass(_ cls: AnyClass?) -> AnyClass? { nil }
 public func method_getName(_ m: Method) -> Selector { "" }
 public func method_getTypeEncoding(_ m: Method) -> UnsafePointer<CChar>? { nil }
 public func method_getImplementation(_ m: Method) -> IMP { fatalError() }

@@ -24,6 +24,9 @@ open class XCTest: NSObject {
     // NSObject (NSObject.h), declared here because Linux Foundation's NSObject has no selectors:
     // `+ (BOOL)instancesRespondToSelector:(SEL)aSelector;` imported as below.
     open class func instancesRespond(to aSelector: Selector!) -> Bool { false }
+    // `+ (BOOL)resolveInstanceMethod:(SEL)sel API_AVAILABLE(macos(10.5), ios(2.0));` — the runtime's
+    // dynamic method resolution hook (developer.apple.com/documentation/objectivec/nsobject/resolveinstancemethod(_:)).
+    open class func resolveInstanceMethod(_ sel: Selector!) -> Bool { false }
     open func responds(to aSelector: Selector!) -> Bool { false }
 }
 

@@ -38,8 +38,20 @@ enum ProcessFork {
         #endif
         #if canImport(Glibc) || os(macOS)
         if pid < 0 { return .failed(errno) }
+        if pid == 0 { restoreDefaultCrashHandling() }
         return pid == 0 ? .child : .parent(pid)
         #endif
+    }
+
+    /// The signals a crash raises; SIGILL and SIGTRAP are Swift's traps.
+    static let crashSignals: [Int32] = [SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGBUS, SIGSEGV]
+
+    /// In the child: a crash ends it at once, by its signal. The Swift runtime's crash handler,
+    /// inherited over `fork`, would start `swift-backtrace` and wait for it to symbolicate (seconds,
+    /// past the 10 s limit on a loaded machine); that helper also inherits the test's output pipe
+    /// and can outlive the test, so `swift test` never sees the end of the output.
+    private static func restoreDefaultCrashHandling() {
+        for signalNumber in crashSignals { _ = signal(signalNumber, SIG_DFL) }
     }
 
     /// In the child: send its standard error (the trap's crash report) to /dev/null.

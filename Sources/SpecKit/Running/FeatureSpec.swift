@@ -55,27 +55,36 @@ open class FeatureSpec: XCTestCase {
 
     override open class var defaultTestSuite: XCTestSuite {
         let base = super.defaultTestSuite
-        guard let scenarios = registerScenarioMethods() else { return base }
-        let scenarioNames = Set(scenarios.map(\.testName))
-        // Our own per-class suite: it runs the class `setUp()`/`tearDown()` as XCTest's does, and
-        // leaves out the `testFeature` anchor, whose scenarios run as tests of their own.
+        guard let registered = registerScenarioMethods() else { return base }
+        let scenarioMethods = Set(registered.map(\.method))
+        // Our own per-class suite: it runs the class `setUp()`/`tearDown()` as XCTest's does, lists
+        // the scenarios in declaration order, and leaves out the `testFeature` anchor, whose
+        // scenarios run as tests of their own, and scenario methods inherited from a parent spec.
         let suite = FeatureTestSuite(name: base.name, specClass: self)
         for test in base.tests {
             let method = RuntimeTestName.method(of: test.name)
-            if method == "testFeature" || scenarioNames.contains(method) { continue }
+            if method == "testFeature" || scenarioMethods.contains(method) || isInheritedScenarioMethod(method) { continue }
             suite.addTest(test)
         }
-        for scenario in scenarios {
-            suite.addTest(makeTestCase(method: RuntimeTestName.selectorName(for: scenario.testName)))
+        for entry in registered {
+            suite.addTest(makeTestCase(method: RuntimeTestName.selectorName(forMethod: entry.method)))
         }
         return suite
     }
 
-    /// Running a single test (Xcode's diamond, `-only-testing`) skips
+    /// Running a single test (Xcode's diamond, `-only-testing`, `swift test --filter`) skips
     /// `defaultTestSuite` and asks this instead, so register here too (once; cached).
     override open class func instancesRespond(to selector: Selector!) -> Bool {
         _ = registerScenarioMethods()
         return super.instancesRespond(to: selector)
+    }
+
+    /// Whatever looks a scenario method up by name before anything listed the class (XCTest
+    /// mapping a filtered test name to its selector, `instanceMethodSignatureForSelector:`,
+    /// invoking it) reaches the runtime's documented hook for methods added on demand.
+    override open class func resolveInstanceMethod(_ selector: Selector!) -> Bool {
+        if let selector, resolveScenarioMethod(selector) { return true }
+        return super.resolveInstanceMethod(selector)
     }
 
     /// Pending scenarios are skipped before the method runs. Subclasses that
@@ -182,6 +191,8 @@ enum DeclarationMisuse {
         // Xcode's diamond on `testFeature()`: run the feature's scenarios in this test, once.
         if let spec = ReportObserver.currentTestCase as? FeatureSpec,
            RuntimeTestName.method(of: spec.name) == "testFeature" {
+            // Listed beside its scenarios (XCTest's own listing finds both): they run themselves.
+            if SuitePlan.includes(type(of: spec), anyOf: type(of: spec).registeredScenarioMethods) { return }
             if spec.claimAnchorRun() { spec.runWholeFeatureFromAnchor() }
             return
         }

@@ -9,13 +9,26 @@ import XCTest
 // cover the language rules and the shared runner paths this file relies on.
 
 extension FeatureSpec {
-    /// Per class: scenario by test name, filled once. `collecting` guards against XCTest asking
-    /// `instancesRespond(to:)` while the collecting instance is being made (no recursion).
+    /// Per class: its registered scenarios, filled once. `collecting` guards against XCTest asking
+    /// `instancesRespond(to:)` (or the runtime `resolveInstanceMethod(_:)`) while the collecting
+    /// instance is being made (no recursion).
     private static let registry = Locked<Registry>(Registry())
 
     private struct Registry {
-        var byClass: [ObjectIdentifier: (scenarios: [ScenarioDefinition], byName: [String: ScenarioDefinition])] = [:]
+        var byClass: [ObjectIdentifier: Registration] = [:]
         var collecting: Set<ObjectIdentifier> = []
+    }
+
+    private struct Registration {
+        let owner: AnyClass
+        let scenarios: [RegisteredScenario]
+        let byMethod: [String: ScenarioDefinition]
+    }
+
+    /// A selected scenario and the XCTest method (`test_…`, see ``TestSelectorPlan``) that runs it.
+    struct RegisteredScenario {
+        let scenario: ScenarioDefinition
+        let method: String
     }
 
     /// The selected scenarios of this class, registering one runtime method per scenario the first
@@ -23,9 +36,9 @@ extension FeatureSpec {
     /// Off the main thread before registration, nothing is registered (never `main.sync` from a
     /// thread the main thread may be waiting for) and `nil` is returned.
     @discardableResult
-    static func registerScenarioMethods() -> [ScenarioDefinition]? {
+    static func registerScenarioMethods() -> [RegisteredScenario]? {
         let key = ObjectIdentifier(self)
-        let state = registry.withLock { registry -> (cached: [ScenarioDefinition]?, busy: Bool) in
+        let state = registry.withLock { registry -> (cached: [RegisteredScenario]?, busy: Bool) in
             (registry.byClass[key]?.scenarios, registry.collecting.contains(key))
         }
         if let cached = state.cached { return cached }
@@ -34,24 +47,57 @@ extension FeatureSpec {
         defer { registry.withLock { _ = $0.collecting.remove(key) } }
         return MainActor.assumeIsolated {
             ReportObserver.installIfNeeded()
+            let ownMethods = declaredMethodNames()
             // Reserve the class's own test methods, as the Linux list does, so names match across platforms.
-            let scenarios = selectedScenarios(reservedNames: declaredTestMethodNames())
-            var byName: [String: ScenarioDefinition] = [:]
-            for scenario in scenarios {
-                byName[scenario.testName] = scenario
+            let reservedTests = Set(ownMethods.filter { $0.hasPrefix("test") && $0 != "testFeature" && !$0.contains(":") })
+            // Method names come from every scenario of the class, so a tag or name filter renames nothing.
+            let all = collectScenarios(reservedNames: reservedTests)
+            let plan = TestSelectorPlan(testNames: all.map(\.testName), reserved: ownMethods)
+            var methodOf: [ObjectIdentifier: String] = [:]
+            for (scenario, method) in zip(all, plan.methodNames) { methodOf[ObjectIdentifier(scenario)] = method }
+            let owner: AnyClass = self
+            var registered: [RegisteredScenario] = []
+            var byMethod: [String: ScenarioDefinition] = [:]
+            for scenario in selectedScenarios(reservedNames: reservedTests) {
+                guard let method = methodOf[ObjectIdentifier(scenario)] else { continue }
+                byMethod[method] = scenario
+                registered.append(RegisteredScenario(scenario: scenario, method: method))
                 let block: @convention(block) (FeatureSpec, AutoreleasingUnsafeMutablePointer<NSError?>?) -> Bool = {
-                    spec, errorOut in spec.runRegisteredScenario(scenario, errorOut: errorOut)
+                    spec, errorOut in spec.runRegisteredScenario(scenario, of: owner, errorOut: errorOut)
                 }
-                let selector = NSSelectorFromString(RuntimeTestName.selectorName(for: scenario.testName))
-                // A throwing method (`…AndReturnError:`, as Swift bridges `func test() throws`), so a
+                let selector = NSSelectorFromString(RuntimeTestName.selectorName(forMethod: method))
+                // A throwing method (`…AndReturnError:`, as Swift bridges `func test_x() throws`), so a
                 // skip reaches XCTest as XCTSkip and Xcode shows "skipped", as the living document does.
                 if !class_addMethod(self, selector, imp_implementationWithBlock(block), throwingMethodEncoding) {
-                    scenario.problem = scenario.problem ?? "SpecKit could not add the test method \"\(scenario.testName)\": "
-                        + "\(String(describing: self)) already has a method of that name; rename the scenario"
+                    scenario.problem = scenario.problem ?? "SpecKit could not add the test method \"\(method)\" "
+                        + "for \"\(scenario.testName)\": \(String(describing: self)) already has a method of that name; rename the scenario"
                 }
             }
-            registry.withLock { $0.byClass[key] = (scenarios, byName) }
-            return scenarios
+            registry.withLock { $0.byClass[key] = Registration(owner: owner, scenarios: registered, byMethod: byMethod) }
+            return registered
+        }
+    }
+
+    /// For `resolveInstanceMethod(_:)`: registers this class's scenario methods and says whether
+    /// `selector` is one of them. Never looks the selector up in the runtime (that would ask the
+    /// resolver again).
+    static func resolveScenarioMethod(_ selector: Selector) -> Bool {
+        guard registerScenarioMethods() != nil else { return false }
+        let method = RuntimeTestName.method(ofSelector: NSStringFromSelector(selector))
+        guard NSStringFromSelector(selector) == RuntimeTestName.selectorName(forMethod: method) else { return false }
+        return registeredScenario(named: method) != nil
+    }
+
+    /// True when `method` is a scenario method a superclass registered: a subclass inherits it, but
+    /// it is not one of the subclass's scenarios (those are registered on the subclass itself).
+    static func isInheritedScenarioMethod(_ method: String) -> Bool {
+        registry.withLock { registry in
+            var ancestor: AnyClass? = class_getSuperclass(self)
+            while let current = ancestor {
+                if registry.byClass[ObjectIdentifier(current)]?.byMethod[method] != nil { return true }
+                ancestor = class_getSuperclass(current)
+            }
+            return false
         }
     }
 
@@ -70,25 +116,39 @@ extension FeatureSpec {
         #endif
     }()
 
+    /// The scenario XCTest's method `name` (`test_…`, or any form ``TestSelectorPlan`` accepts) runs.
     static func registeredScenario(named name: String) -> ScenarioDefinition? {
-        registry.withLock { $0.byClass[ObjectIdentifier(self)]?.byName[name] }
+        let method = RuntimeTestName.method(of: name)
+        return registry.withLock { $0.byClass[ObjectIdentifier(self)]?.byMethod[method] }
     }
 
-    /// `test…` methods the class itself declares (without `testFeature`), like the Linux list.
-    private static func declaredTestMethodNames() -> Set<String> {
+    /// The XCTest method names of this class's registered scenarios (empty before registration).
+    static var registeredScenarioMethods: Set<String> {
+        registry.withLock { Set($0.byClass[ObjectIdentifier(self)]?.byMethod.keys.map { $0 } ?? []) }
+    }
+
+    /// The methods the class itself declares, as XCTest names them (`testX` for `testXAndReturnError:`).
+    private static func declaredMethodNames() -> Set<String> {
         var names: Set<String> = []
         var count: UInt32 = 0
         guard let methods = class_copyMethodList(self, &count) else { return names }
         defer { free(methods) }
         for index in 0..<Int(count) {
-            let name = NSStringFromSelector(method_getName(methods[index]))
-            let plain = RuntimeTestName.method(ofSelector: name)
-            if plain.hasPrefix("test"), plain != "testFeature", !plain.contains(":") { names.insert(plain) }
+            names.insert(RuntimeTestName.method(ofSelector: NSStringFromSelector(method_getName(methods[index]))))
         }
         return names
     }
 
-    func runRegisteredScenario(_ scenario: ScenarioDefinition, errorOut: AutoreleasingUnsafeMutablePointer<NSError?>?) -> Bool {
+    func runRegisteredScenario(
+        _ scenario: ScenarioDefinition, of owner: AnyClass, errorOut: AutoreleasingUnsafeMutablePointer<NSError?>?
+    ) -> Bool {
+        // A subclass of a spec inherits the spec's scenario methods; XCTest's own listing would run
+        // them on the subclass. They are the superclass's scenarios: say so instead of running them twice.
+        guard ObjectIdentifier(type(of: self)) == ObjectIdentifier(owner) else {
+            errorOut?.pointee = XCTSkip("\"\(scenario.testName)\" is a scenario of \(String(describing: owner)); it runs there")
+                as NSError
+            return false
+        }
         let spec = UncheckedSendable(self)
         do {
             try onMainActor { try ScenarioRunner.run(scenario, in: spec.value) }
@@ -104,10 +164,10 @@ extension FeatureSpec {
     /// Xcode's navigator shows only `testFeature()`; its diamond runs that method alone. Then run the
     /// whole feature in this one test instead of failing with the anchor message.
     func runWholeFeatureFromAnchor() {
-        guard let scenarios = Self.registerScenarioMethods() else { return }
+        guard let registered = Self.registerScenarioMethods() else { return }
         let spec = UncheckedSendable(self)
-        for (index, scenario) in scenarios.enumerated() {
-            let isLast = index == scenarios.count - 1
+        for (index, scenario) in registered.map(\.scenario).enumerated() {
+            let isLast = index == registered.count - 1
             do {
                 try onMainActor { try ScenarioRunner.run(scenario, in: spec.value, mayEndSuite: isLast) }
             } catch {
@@ -138,22 +198,4 @@ final class FeatureTestSuite: XCTestSuite {
     }
 }
 
-/// Apple XCTest names tests `-[Module.Class method name]`.
-enum RuntimeTestName {
-    static func method(of testName: String) -> String {
-        guard testName.hasPrefix("-["), testName.hasSuffix("]"), let space = testName.firstIndex(of: " ") else {
-            return testName
-        }
-        return method(ofSelector: String(testName[testName.index(after: space)..<testName.index(before: testName.endIndex)]))
-    }
-
-    /// `name` for `nameAndReturnError:` (a throwing test method), else the selector itself.
-    static func method(ofSelector selector: String) -> String {
-        selector.hasSuffix("AndReturnError:") ? String(selector.dropLast("AndReturnError:".count)) : selector
-    }
-
-    static func selectorName(for testName: String) -> String {
-        testName + "AndReturnError:"
-    }
-}
 #endif

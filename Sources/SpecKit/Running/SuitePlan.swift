@@ -15,6 +15,8 @@ enum SuitePlan {
         var planned: Int?
         var unknown = false
         var finished = 0
+        /// The methods of the plan's tests, per test class (only recorded where a class is a spec).
+        var methodsByClass: [ObjectIdentifier: Set<String>] = [:]
     }
 
     private static let state = Locked(State())
@@ -28,13 +30,41 @@ enum SuitePlan {
     static func suiteWillStart(_ suite: XCTestSuite) {
         let count = suite.testCaseCount
         let name = suite.name
-        state.withLock { state in
-            guard state.planned == nil, !state.unknown else { return }
+        let isRoot = state.withLock { state in
+            guard state.planned == nil, !state.unknown else { return false }
             if state.bundleStarted || rootSuiteNames.contains(name) {
                 state.planned = count
+                return true
             } else {
                 state.unknown = true
+                return false
             }
+        }
+        if isRoot {
+            let methods = specMethods(in: suite)
+            state.withLock { $0.methodsByClass = methods }
+        }
+    }
+
+    private static func specMethods(in suite: XCTestSuite) -> [ObjectIdentifier: Set<String>] {
+        var methods: [ObjectIdentifier: Set<String>] = [:]
+        var pending: [XCTest] = [suite]
+        while let test = pending.popLast() {
+            if let nested = test as? XCTestSuite {
+                pending += nested.tests
+            } else if test is FeatureSpec {
+                methods[ObjectIdentifier(type(of: test)), default: []].insert(RuntimeTestName.method(of: test.name))
+            }
+        }
+        return methods
+    }
+
+    /// True when the run's plan holds a test of `specClass` running one of `methods`; false when it
+    /// holds none or the plan is unknown.
+    static func includes(_ specClass: AnyClass, anyOf methods: Set<String>) -> Bool {
+        state.withLock { state in
+            guard let planned = state.methodsByClass[ObjectIdentifier(specClass)] else { return false }
+            return !planned.isDisjoint(with: methods)
         }
     }
 
