@@ -91,7 +91,7 @@ let package = Package(
         // The built `stubserver` as a subprocess, shared by the two test targets that spawn it.
         .target(name: "StubServerTestSupport", path: "Tests/StubServerTestSupport"),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer", "HTTPEngine", "OpenAPI", "Locking", "StubServerTestSupport"], exclude: ["MocoExamples"]),
-        .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI"], exclude: ["Documents"]),
+        .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI"]),
         // Spawns the built `stubserver` and drives it through StubServerClient and haveReceived.
         .testTarget(name: "StubServerClientTests", dependencies: ["StubServerClient", "StubServer", "SpecKit", "StubServerTestSupport"]),
         // The YAML reader against hand-written cases, the yaml-test-suite (when its data is present) and fuzzing.
