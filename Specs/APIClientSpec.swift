@@ -59,8 +59,12 @@ final class APIClientSpec: FeatureSpec {
                 }
                 And("without it, the answer is 401 with the decoded error") {
                     let result = call { try await $0.me() }
-                    expect(result?.failure).to(equal(.http(status: 401, envelope: APIErrorEnvelope(
-                        error: "invalid_token", errorDescription: "The access token is missing, expired or revoked."))))
+                    expect(result?.failure).to(
+                        equal(
+                            .http(
+                                status: 401,
+                                envelope: APIErrorEnvelope(
+                                    error: "invalid_token", errorDescription: "The access token is missing, expired or revoked."))))
                 }
             }
 
@@ -83,15 +87,20 @@ final class APIClientSpec: FeatureSpec {
             Scenario("An unknown story is a 404 with the API's error") {
                 Then("GET /api/v1/stories/999 fails with not_found") {
                     let result = call { try await $0.story(id: 999) }
-                    expect(result?.failure).to(equal(.http(status: 404, envelope: APIErrorEnvelope(
-                        error: "not_found", errorDescription: "No story with that id."))))
+                    expect(result?.failure).to(
+                        equal(
+                            .http(
+                                status: 404,
+                                envelope: APIErrorEnvelope(
+                                    error: "not_found", errorDescription: "No story with that id."))))
                 }
             }
 
             Scenario("A malformed answer names its coding path") {
                 Then("the qa-broken front page fails at stories[0].vote_count") {
                     let result = call(backend.api(for: .broken)) { try await $0.stories(page: 1) }
-                    expect(result?.failure?.description).to(beginWith("could not decode StoriesPage: type mismatch (Int) at stories[0].vote_count"))
+                    expect(result?.failure?.description).to(
+                        beginWith("could not decode StoriesPage: type mismatch (Int) at stories[0].vote_count"))
                 }
             }
 
@@ -99,10 +108,11 @@ final class APIClientSpec: FeatureSpec {
                 Then("a stopped server cannot be reached") {
                     backend.server.stop()
                     let result = call { try await $0.stories(page: 1) }
-                    expect(result?.failure).to(satisfy("be a transport error") { error in
-                        if case .transport = error { return true }
-                        return false
-                    })
+                    expect(result?.failure).to(
+                        satisfy("be a transport error") { error in
+                            if case .transport = error { return true }
+                            return false
+                        })
                 }
             }
         }

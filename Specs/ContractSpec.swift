@@ -7,7 +7,10 @@ import StubServer
 /// fails when the app sends what the real API would reject.
 final class ContractSpec: FeatureSpec {
     override func testFeature() {
-        Feature("Talking to the API as its OpenAPI document says", description: "As a team we want specs to fail when the app drifts from the API") {
+        Feature(
+            "Talking to the API as its OpenAPI document says",
+            description: "As a team we want specs to fail when the app drifts from the API"
+        ) {
             var backend: StubbedBackend!
             var vm: StoriesViewModel!
             var rows: TestObserver<[StoryRow]>!

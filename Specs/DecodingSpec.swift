@@ -5,7 +5,10 @@ import Foundation
 /// exactly where it is broken.
 final class DecodingSpec: FeatureSpec {
     override func testFeature() {
-        Feature("Decoding the API's JSON", description: "As a developer I want every stub payload to decode, and a broken one to name its coding path") {
+        Feature(
+            "Decoding the API's JSON",
+            description: "As a developer I want every stub payload to decode, and a broken one to name its coding path"
+        ) {
             let decoder = DesignerNewsJSON.decoder()
 
             Rule("A page of stories") {
@@ -19,12 +22,14 @@ final class DecodingSpec: FeatureSpec {
                         expect(page.nextPage).to(equal(2))
                     }
                     And("the first story has its title, link, counts, date, author and no badge") {
-                        expect(page.stories.first).to(equal(Story(
-                            id: 101, title: "Designing a calmer notification system",
-                            url: URL(string: "https://medium.com/@lenaroth/designing-a-calmer-notification-system-4f2a")!,
-                            comment: "A long read on batching, quiet hours and the copy that goes with them.",
-                            commentCount: 42, voteCount: 118, createdAt: DesignerNewsJSON.parseDate("2023-11-15T09:12:44Z")!,
-                            userDisplayName: "Lena Roth", hostname: "medium.com", badge: nil)))
+                        expect(page.stories.first).to(
+                            equal(
+                                Story(
+                                    id: 101, title: "Designing a calmer notification system",
+                                    url: URL(string: "https://medium.com/@lenaroth/designing-a-calmer-notification-system-4f2a")!,
+                                    comment: "A long read on batching, quiet hours and the copy that goes with them.",
+                                    commentCount: 42, voteCount: 118, createdAt: DesignerNewsJSON.parseDate("2023-11-15T09:12:44Z")!,
+                                    userDisplayName: "Lena Roth", hostname: "medium.com", badge: nil)))
                     }
                     And("the badges are read as they are written") {
                         expect(page.stories.compactMap(\.badge?.rawValue)).to(equal(["show", "ask", "design", "show", "ask", "design"]))
@@ -60,18 +65,31 @@ final class DecodingSpec: FeatureSpec {
             }
 
             Rule("Broken payloads name their path") {
-                ScenarioOutline("<problem> at <path>", examples: [
-                    (problem: "A vote count written as a string", file: "stories.json", path: "stories[2].vote_count",
-                     change: Change.set("39"), message: "type mismatch (Int) at stories[2].vote_count"),
-                    (problem: "A missing title", file: "stories.json", path: "stories[4].title",
-                     change: .remove, message: "key not found at stories[4].title"),
-                    (problem: "A null author", file: "stories.json", path: "stories[0].user_display_name",
-                     change: .set(NSNull()), message: "value not found (String) at stories[0].user_display_name"),
-                    (problem: "A date that is not ISO-8601", file: "stories.json", path: "stories[7].created_at",
-                     change: .set("14/11/2023"), message: "data corrupted at stories[7].created_at: Expected an ISO-8601 date"),
-                    (problem: "A story that is not an object", file: "stories.json", path: "stories[9]",
-                     change: .set("110"), message: "type mismatch (Dictionary<String, Any>) at stories[9]"),
-                ]) { row in
+                ScenarioOutline(
+                    "<problem> at <path>",
+                    examples: [
+                        (
+                            problem: "A vote count written as a string", file: "stories.json", path: "stories[2].vote_count",
+                            change: Change.set("39"), message: "type mismatch (Int) at stories[2].vote_count"
+                        ),
+                        (
+                            problem: "A missing title", file: "stories.json", path: "stories[4].title",
+                            change: .remove, message: "key not found at stories[4].title"
+                        ),
+                        (
+                            problem: "A null author", file: "stories.json", path: "stories[0].user_display_name",
+                            change: .set(NSNull()), message: "value not found (String) at stories[0].user_display_name"
+                        ),
+                        (
+                            problem: "A date that is not ISO-8601", file: "stories.json", path: "stories[7].created_at",
+                            change: .set("14/11/2023"), message: "data corrupted at stories[7].created_at: Expected an ISO-8601 date"
+                        ),
+                        (
+                            problem: "A story that is not an object", file: "stories.json", path: "stories[9]",
+                            change: .set("110"), message: "type mismatch (Dictionary<String, Any>) at stories[9]"
+                        ),
+                    ]
+                ) { row in
                     var json = ""
                     Given("Stubs/\(row.file), broken at \(row.path): \(row.problem)") {
                         json = try row.change.apply(to: JSONFixture(row.file), at: row.path).text
@@ -86,7 +104,9 @@ final class DecodingSpec: FeatureSpec {
                     var failure: DecodingFailure?
                     When("a page whose third story has a string vote count is decoded") {
                         let json = try JSONFixture("stories.json").setting("stories[2].vote_count", to: "39").text
-                        do { _ = try decode(StoriesPage.self, fromJSON: json, decoder: decoder) } catch { failure = error as? DecodingFailure }
+                        do { _ = try decode(StoriesPage.self, fromJSON: json, decoder: decoder) } catch {
+                            failure = error as? DecodingFailure
+                        }
                     }
                     Then("the reason is a type mismatch expecting Int") {
                         expect(failure?.reason).to(equal(.typeMismatch(expected: "Int")))
@@ -119,15 +139,18 @@ final class DecodingSpec: FeatureSpec {
                         token = try decode(AccessToken.self, fromFile: StubsFolder.file("login_response.json"), decoder: decoder)
                     }
                     Then("it is a bearer token for the user scope, created at 2023-11-15 10:46:40 UTC") {
-                        expect(token).to(equal(AccessToken(
-                            accessToken: "b4f1c2d9e8a7465f9c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b", tokenType: "bearer",
-                            scope: "user", createdAt: Date(timeIntervalSince1970: 1_700_045_200))))
+                        expect(token).to(
+                            equal(
+                                AccessToken(
+                                    accessToken: "b4f1c2d9e8a7465f9c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b", tokenType: "bearer",
+                                    scope: "user", createdAt: Date(timeIntervalSince1970: 1_700_045_200))))
                     }
                 }
 
                 Scenario("A token without scope and creation time decodes") {
                     Then("scope and created_at are optional") {
-                        let token = try decode(AccessToken.self, fromJSON: #"{"access_token": "abc", "token_type": "bearer"}"#, decoder: decoder)
+                        let token = try decode(
+                            AccessToken.self, fromJSON: #"{"access_token": "abc", "token_type": "bearer"}"#, decoder: decoder)
                         expect(token).to(equal(AccessToken(accessToken: "abc", tokenType: "bearer")))
                     }
                 }
@@ -145,7 +168,8 @@ final class DecodingSpec: FeatureSpec {
                 Scenario("The comments of story 101 decode, replies naming their parent") {
                     var comments: [Comment] = []
                     When("Stubs/comments/101.json is decoded") {
-                        comments = try decode(CommentsEnvelope.self, fromFile: StubsFolder.file("comments/101.json"), decoder: decoder).comments
+                        comments = try decode(CommentsEnvelope.self, fromFile: StubsFolder.file("comments/101.json"), decoder: decoder)
+                            .comments
                     }
                     Then("there are 4 comments, two of them replies") {
                         expect(comments.map(\.id)).to(equal([9001, 9002, 9003, 9004]))

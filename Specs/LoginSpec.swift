@@ -36,14 +36,17 @@ final class LoginSpec: FeatureSpec {
                     Then("the login button is disabled") { buttonEnabled.assertValues([false]) }
                 }
 
-                ScenarioOutline("\"<email>\" with <password> <verdict>", examples: [
-                    (email: "qa@example.com", password: "a password", verdict: "enables the button", enabled: true),
-                    (email: "qa@example.com", password: "no password", verdict: "leaves the button disabled", enabled: false),
-                    (email: "qa@example", password: "a password", verdict: "leaves the button disabled", enabled: false),
-                    (email: "@example.com", password: "a password", verdict: "leaves the button disabled", enabled: false),
-                    (email: "qa @example.com", password: "a password", verdict: "leaves the button disabled", enabled: false),
-                    (email: " qa@example.com ", password: "a password", verdict: "enables the button", enabled: true),
-                ]) { row in
+                ScenarioOutline(
+                    "\"<email>\" with <password> <verdict>",
+                    examples: [
+                        (email: "qa@example.com", password: "a password", verdict: "enables the button", enabled: true),
+                        (email: "qa@example.com", password: "no password", verdict: "leaves the button disabled", enabled: false),
+                        (email: "qa@example", password: "a password", verdict: "leaves the button disabled", enabled: false),
+                        (email: "@example.com", password: "a password", verdict: "leaves the button disabled", enabled: false),
+                        (email: "qa @example.com", password: "a password", verdict: "leaves the button disabled", enabled: false),
+                        (email: " qa@example.com ", password: "a password", verdict: "enables the button", enabled: true),
+                    ]
+                ) { row in
                     When("the reader types \"\(row.email)\" and \(row.password)") {
                         vm.inputs.emailChanged(row.email)
                         vm.inputs.passwordChanged(row.password == "no password" ? "" : "secret")
@@ -85,13 +88,14 @@ final class LoginSpec: FeatureSpec {
                         expect(AppEnvironment.current.api.accessToken).to(equal(token))
                     }
                     And("the app sent one form-encoded password grant with its client credentials") {
-                        let sent = backend.requests(.post("/oauth/token")
-                            .withFormField("grant_type", "password")
-                            .withFormField("username", "qa@example.com")
-                            .withFormField("password", "secret")
-                            .withFormField("client_id", "designernews-ios")
-                            .withFormField("client_secret")
-                            .withHeader("Content-Type", "application/x-www-form-urlencoded"))
+                        let sent = backend.requests(
+                            .post("/oauth/token")
+                                .withFormField("grant_type", "password")
+                                .withFormField("username", "qa@example.com")
+                                .withFormField("password", "secret")
+                                .withFormField("client_id", "designernews-ios")
+                                .withFormField("client_secret")
+                                .withHeader("Content-Type", "application/x-www-form-urlencoded"))
                         expect(sent).to(haveCount(1))
                         expect(backend.unmatchedRequests).to(beEmpty())
                     }
@@ -120,20 +124,35 @@ final class LoginSpec: FeatureSpec {
             }
 
             Rule("Failures in the reader's language") {
-                ScenarioOutline("<failure> in <language>", examples: [
-                    (failure: "A wrong password", language: Language.en, password: "wrong", world: World.normal,
-                     message: "The email or password is incorrect."),
-                    (failure: "A wrong password", language: .de, password: "wrong", world: .normal,
-                     message: "E-Mail-Adresse oder Passwort ist falsch."),
-                    (failure: "A wrong password", language: .ja, password: "wrong", world: .normal,
-                     message: "メールアドレスまたはパスワードが正しくありません。"),
-                    (failure: "A server outage", language: .fr, password: "secret", world: .outage,
-                     message: "Designer News rencontre des difficultés. Veuillez réessayer plus tard."),
-                    (failure: "A server outage", language: .ar, password: "secret", world: .outage,
-                     message: "يواجه Designer News مشكلة حاليًا. يُرجى المحاولة مرة أخرى لاحقًا."),
-                    (failure: "A server outage", language: .es, password: "secret", world: .outage,
-                     message: "Designer News tiene problemas en este momento. Inténtalo de nuevo más tarde."),
-                ]) { row in
+                ScenarioOutline(
+                    "<failure> in <language>",
+                    examples: [
+                        (
+                            failure: "A wrong password", language: Language.en, password: "wrong", world: World.normal,
+                            message: "The email or password is incorrect."
+                        ),
+                        (
+                            failure: "A wrong password", language: .de, password: "wrong", world: .normal,
+                            message: "E-Mail-Adresse oder Passwort ist falsch."
+                        ),
+                        (
+                            failure: "A wrong password", language: .ja, password: "wrong", world: .normal,
+                            message: "メールアドレスまたはパスワードが正しくありません。"
+                        ),
+                        (
+                            failure: "A server outage", language: .fr, password: "secret", world: .outage,
+                            message: "Designer News rencontre des difficultés. Veuillez réessayer plus tard."
+                        ),
+                        (
+                            failure: "A server outage", language: .ar, password: "secret", world: .outage,
+                            message: "يواجه Designer News مشكلة حاليًا. يُرجى المحاولة مرة أخرى لاحقًا."
+                        ),
+                        (
+                            failure: "A server outage", language: .es, password: "secret", world: .outage,
+                            message: "Designer News tiene problemas en este momento. Inténtalo de nuevo más tarde."
+                        ),
+                    ]
+                ) { row in
                     Given("a reader whose app is in \(row.language.displayName)") {
                         AppEnvironment.replaceCurrentEnvironment(language: row.language)
                         backend.switchTo(row.world)
@@ -158,7 +177,8 @@ final class LoginSpec: FeatureSpec {
                         vm.inputs.emailChanged("qa@example.com")
                         vm.inputs.passwordChanged("wrong")
                         vm.inputs.loginButtonTapped()
-                        expect(errorMessage.lastValue ?? nil).toEventually(equal("The email or password is incorrect."), timeout: serverTimeout)
+                        expect(errorMessage.lastValue ?? nil).toEventually(
+                            equal("The email or password is incorrect."), timeout: serverTimeout)
                     }
                     When("the reader corrects the password") { vm.inputs.passwordChanged("secret") }
                     Then("the error is gone") { errorMessage.assertLastValue(nil) }

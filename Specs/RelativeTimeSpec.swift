@@ -11,33 +11,41 @@ final class RelativeTimeSpec: FeatureSpec {
                 return RelativeTime.text(for: DesignerNewsJSON.parseDate(created)!, in: environment)
             }
 
-            ScenarioOutline("Posted at <posted> reads <text> at noon", examples: [
-                (posted: "2023-11-15T11:59:30Z", text: "just now"),
-                (posted: "2023-11-15T12:00:30Z", text: "just now"),
-                (posted: "2023-11-15T11:59:00Z", text: "1 minute ago"),
-                (posted: "2023-11-15T11:01:00Z", text: "59 minutes ago"),
-                (posted: "2023-11-15T11:00:00Z", text: "1 hour ago"),
-                (posted: "2023-11-14T12:00:01Z", text: "23 hours ago"),
-                (posted: "2023-11-14T12:00:00Z", text: "yesterday"),
-                (posted: "2023-11-10T08:00:00Z", text: "5 days ago"),
-                (posted: "2023-10-17T08:00:00Z", text: "29 days ago"),
-                (posted: "2023-10-01T08:00:00Z", text: "10/1/2023"),
-            ]) { row in
+            ScenarioOutline(
+                "Posted at <posted> reads <text> at noon",
+                examples: [
+                    (posted: "2023-11-15T11:59:30Z", text: "just now"),
+                    (posted: "2023-11-15T12:00:30Z", text: "just now"),
+                    (posted: "2023-11-15T11:59:00Z", text: "1 minute ago"),
+                    (posted: "2023-11-15T11:01:00Z", text: "59 minutes ago"),
+                    (posted: "2023-11-15T11:00:00Z", text: "1 hour ago"),
+                    (posted: "2023-11-14T12:00:01Z", text: "23 hours ago"),
+                    (posted: "2023-11-14T12:00:00Z", text: "yesterday"),
+                    (posted: "2023-11-10T08:00:00Z", text: "5 days ago"),
+                    (posted: "2023-10-17T08:00:00Z", text: "29 days ago"),
+                    (posted: "2023-10-01T08:00:00Z", text: "10/1/2023"),
+                ]
+            ) { row in
                 Given("the reader's clock says 2023-11-15 12:00 UTC") {}
                 Then("a story posted at \(row.posted) reads \"\(row.text)\"") {
                     expect(age(row.posted)).to(equal(row.text))
                 }
             }
 
-            ScenarioOutline("Plural forms in <language>", examples: [
-                (language: Language.de, texts: ["vor 1 Stunde", "vor 2 Stunden", "vor 11 Stunden"]),
-                (language: .fr, texts: ["il y a 1 heure", "il y a 2 heures", "il y a 11 heures"]),
-                (language: .es, texts: ["hace 1 hora", "hace 2 horas", "hace 11 horas"]),
-                (language: .ja, texts: ["1時間前", "2時間前", "11時間前"]),
-                (language: .ar, texts: ["منذ ساعة واحدة", "منذ ساعتين", "منذ 11 ساعة"]),
-            ]) { row in
+            ScenarioOutline(
+                "Plural forms in <language>",
+                examples: [
+                    (language: Language.de, texts: ["vor 1 Stunde", "vor 2 Stunden", "vor 11 Stunden"]),
+                    (language: .fr, texts: ["il y a 1 heure", "il y a 2 heures", "il y a 11 heures"]),
+                    (language: .es, texts: ["hace 1 hora", "hace 2 horas", "hace 11 horas"]),
+                    (language: .ja, texts: ["1時間前", "2時間前", "11時間前"]),
+                    (language: .ar, texts: ["منذ ساعة واحدة", "منذ ساعتين", "منذ 11 ساعة"]),
+                ]
+            ) { row in
                 Then("1, 2 and 11 hours ago read \(row.texts.joined(separator: " / "))") {
-                    let texts = ["2023-11-15T11:00:00Z", "2023-11-15T10:00:00Z", "2023-11-15T01:00:00Z"].map { age($0, language: row.language) }
+                    let texts = ["2023-11-15T11:00:00Z", "2023-11-15T10:00:00Z", "2023-11-15T01:00:00Z"].map {
+                        age($0, language: row.language)
+                    }
                     expect(texts).to(equal(row.texts))
                 }
             }

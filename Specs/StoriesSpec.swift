@@ -178,14 +178,17 @@ final class StoriesSpec: FeatureSpec {
             }
 
             Rule("Reader's locale") {
-                ScenarioOutline("<language> in <zone> reads <meta>", examples: [
-                    (language: Language.en, zone: "UTC", meta: "201 points · 37 comments · 2 days ago"),
-                    (language: .de, zone: "UTC", meta: "201 Punkte · 37 Kommentare · vor 2 Tagen"),
-                    (language: .fr, zone: "UTC", meta: "201 points · 37 commentaires · il y a 2 jours"),
-                    (language: .es, zone: "America/Los_Angeles", meta: "201 puntos · 37 comentarios · hace 2 días"),
-                    (language: .ja, zone: "Asia/Tokyo", meta: "201ポイント · コメント37件 · 昨日"),
-                    (language: .ar, zone: "UTC", meta: "201 نقطة · 37 تعليقًا · منذ يومين"),
-                ]) { row in
+                ScenarioOutline(
+                    "<language> in <zone> reads <meta>",
+                    examples: [
+                        (language: Language.en, zone: "UTC", meta: "201 points · 37 comments · 2 days ago"),
+                        (language: .de, zone: "UTC", meta: "201 Punkte · 37 Kommentare · vor 2 Tagen"),
+                        (language: .fr, zone: "UTC", meta: "201 points · 37 commentaires · il y a 2 jours"),
+                        (language: .es, zone: "America/Los_Angeles", meta: "201 puntos · 37 comentarios · hace 2 días"),
+                        (language: .ja, zone: "Asia/Tokyo", meta: "201ポイント · コメント37件 · 昨日"),
+                        (language: .ar, zone: "UTC", meta: "201 نقطة · 37 تعليقًا · منذ يومين"),
+                    ]
+                ) { row in
                     Given("a reader in \(row.language.displayName) whose clock says 2023-11-15 12:00 UTC, in \(row.zone)") {
                         AppEnvironment.replaceCurrentEnvironment(language: row.language, timeZone: TimeZone(identifier: row.zone)!)
                     }

@@ -10,7 +10,7 @@ let package = Package(
     defaultLocalization: "en",
     platforms: [.macOS(.v13), .iOS(.v16)],
     dependencies: [
-        .package(name: "Rehearsal", path: "../.."),
+        .package(name: "Rehearsal", path: "../..")
     ],
     targets: [
         // App code links only the XCTest-free libraries.

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,7 +47,7 @@ package enum DocumentFile {
             folder == "/" || candidate == folder || candidate.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
         }
         guard inside(path, root) else { return false }
-        guard let real = realPath(path) else { return true }  // missing: reported when opened
+        guard let real = realPath(path) else { return true } // missing: reported when opened
         return inside(real, realPath(root) ?? root)
     }
 
@@ -54,7 +55,10 @@ package enum DocumentFile {
     /// larger than `cap`. `name` is how messages call the file.
     package static func read(_ path: String, name: String, root: String?, cap: Int = DocumentFile.cap) throws(Failure) -> [UInt8] {
         if let root, !isConfined(path, to: root) {
-            throw Failure(message: "\(PathText.quoted(name)) is outside the document's folder \(PathText.quoted(root)); a $ref may only name files inside it")
+            throw Failure(
+                message:
+                    "\(PathText.quoted(name)) is outside the document's folder \(PathText.quoted(root)); a $ref may only name files inside it"
+            )
         }
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else {

@@ -123,7 +123,8 @@ package struct DocumentSet: Sendable {
     }
 
     package func diagnostic(_ location: DocumentLocation, _ message: String) -> OpenAPIDiagnostic {
-        OpenAPIDiagnostic(document: documents[location.document].name, path: jsonPath(location), message: message, position: position(location))
+        OpenAPIDiagnostic(
+            document: documents[location.document].name, path: jsonPath(location), message: message, position: position(location))
     }
 
     /// Where `reference` (a `$ref` value written in `document`) points. Files must already be loaded.
@@ -142,7 +143,11 @@ package struct DocumentSet: Sendable {
             return .failure(ReferenceFailure(message: "\(PathText.quoted(reference)): only JSON pointers (#/…) are supported, not anchors"))
         }
         guard node(in: target, pointer: fragment) != nil else {
-            return .failure(ReferenceFailure(message: "\(PathText.quoted(reference)) points at nothing: \(PathText.quoted("#" + fragment)) is not in \(documents[target].name)"))
+            return .failure(
+                ReferenceFailure(
+                    message:
+                        "\(PathText.quoted(reference)) points at nothing: \(PathText.quoted("#" + fragment)) is not in \(documents[target].name)"
+                ))
         }
         return .success(location(target, fragment))
     }
@@ -177,7 +182,9 @@ package struct DocumentSet: Sendable {
                 return .success((current, node))
             }
             if seen.contains(current) {
-                return .failure(ReferenceFailure(message: "a $ref cycle with nothing in between: " + (seen + [current]).map(\.description).joined(separator: " → ")))
+                return .failure(
+                    ReferenceFailure(
+                        message: "a $ref cycle with nothing in between: " + (seen + [current]).map(\.description).joined(separator: " → ")))
             }
             seen.append(current)
             switch resolve(reference, from: current.document) {

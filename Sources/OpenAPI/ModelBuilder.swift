@@ -68,7 +68,9 @@ struct ModelBuilder {
         if let servers = member(root, "servers") {
             if let elements = servers.elements {
                 for (index, server) in elements.enumerated() {
-                    if let base = basePath(server) { if !basePaths.contains(base) { basePaths.append(base) } } else {
+                    if let base = basePath(server) {
+                        if !basePaths.contains(base) { basePaths.append(base) }
+                    } else {
                         fail(sources.location(0, "/servers/\(index)"), "expected a server object with a \"url\" string")
                     }
                 }
@@ -99,7 +101,8 @@ struct ModelBuilder {
                 operations += pathItem(itemLocation, path: entry.key, template: template)
             }
         }
-        return OpenAPIDocument(version: version, dialect: dialect, title: title, basePaths: basePaths, operations: operations, sources: sources)
+        return OpenAPIDocument(
+            version: version, dialect: dialect, title: title, basePaths: basePaths, operations: operations, sources: sources)
     }
 
     /// `https://api.example.com/v1/` → `/v1`; `{var}`s take their defaults.
@@ -107,7 +110,9 @@ struct ModelBuilder {
         guard var url = member(server, "url")?.stringValue else { return nil }
         if let variables = member(server, "variables")?.members {
             for variable in variables {
-                if let value = member(variable.value, "default")?.stringValue { url = url.replacingOccurrences(of: "{\(variable.key)}", with: value) }
+                if let value = member(variable.value, "default")?.stringValue {
+                    url = url.replacingOccurrences(of: "{\(variable.key)}", with: value)
+                }
             }
         }
         if let scheme = url.range(of: "://") {
@@ -135,7 +140,9 @@ struct ModelBuilder {
                 fail(operationLocation, "the path variable {\(name)} has no parameter with \"in\": \"path\"")
             }
             var requestBody: RequestBody?
-            if member(node, "requestBody") != nil, let (bodyLocation, body) = object(child(operationLocation, "requestBody"), what: "a request body") {
+            if member(node, "requestBody") != nil,
+                let (bodyLocation, body) = object(child(operationLocation, "requestBody"), what: "a request body")
+            {
                 requestBody = RequestBody(
                     required: member(body, "required").map { if case .bool(true) = $0.kind { true } else { false } } ?? false,
                     content: content(child(bodyLocation, "content"), in: body), location: bodyLocation)
@@ -146,22 +153,26 @@ struct ModelBuilder {
                     for entry in entries {
                         let responseLocation = child(child(operationLocation, "responses"), entry.key)
                         guard let status = Self.status(entry.key) else {
-                            fail(responseLocation, "expected a status code (200), a range (2XX) or \"default\"; got \(PathText.quoted(entry.key))")
+                            fail(
+                                responseLocation,
+                                "expected a status code (200), a range (2XX) or \"default\"; got \(PathText.quoted(entry.key))")
                             continue
                         }
                         guard let (target, response) = object(responseLocation, what: "a response") else { continue }
-                        responses.append(Response(
-                            status: status, headers: headers(child(target, "headers"), in: response),
-                            content: content(child(target, "content"), in: response), location: target))
+                        responses.append(
+                            Response(
+                                status: status, headers: headers(child(target, "headers"), in: response),
+                                content: content(child(target, "content"), in: response), location: target))
                     }
                 } else {
                     fail(child(operationLocation, "responses"), "expected an object, got \(responsesNode.kindDescription)")
                 }
             }
-            operations.append(APIOperation(
-                method: method.uppercased(), path: path, template: template, operationID: member(node, "operationId")?.stringValue,
-                parameters: merged, requestBody: requestBody, responses: responses, location: operationLocation,
-                jsonPath: sources.jsonPath(operationLocation)))
+            operations.append(
+                APIOperation(
+                    method: method.uppercased(), path: path, template: template, operationID: member(node, "operationId")?.stringValue,
+                    parameters: merged, requestBody: requestBody, responses: responses, location: operationLocation,
+                    jsonPath: sources.jsonPath(operationLocation)))
         }
         return operations
     }
@@ -185,7 +196,8 @@ struct ModelBuilder {
         }
         var result: [Parameter] = []
         for index in elements.indices {
-            guard let (target, node) = object(sources.location(location.document, location.pointer + "/\(index)"), what: "a parameter") else { continue }
+            guard let (target, node) = object(sources.location(location.document, location.pointer + "/\(index)"), what: "a parameter")
+            else { continue }
             guard let name = member(node, "name")?.stringValue else {
                 fail(target, "a parameter needs a \"name\" string")
                 continue
@@ -198,7 +210,10 @@ struct ModelBuilder {
             var style = defaultStyle
             if let written = member(node, "style") {
                 guard let parsed = written.stringValue.flatMap(Parameter.Style.init(rawValue:)) else {
-                    fail(child(target, "style"), "unknown style \(written.shortDescription); expected matrix, label, form, simple, spaceDelimited, pipeDelimited or deepObject")
+                    fail(
+                        child(target, "style"),
+                        "unknown style \(written.shortDescription); expected matrix, label, form, simple, spaceDelimited, pipeDelimited or deepObject"
+                    )
                     continue
                 }
                 style = parsed
@@ -212,11 +227,16 @@ struct ModelBuilder {
             var schema: DocumentLocation?
             if member(node, "schema") != nil {
                 schema = child(target, "schema")
-            } else if let contentNode = member(node, "content"), let first = contentNode.members?.first, member(first.value, "schema") != nil {
+            } else if let contentNode = member(node, "content"), let first = contentNode.members?.first,
+                member(first.value, "schema") != nil
+            {
                 schema = child(child(child(target, "content"), first.key), "schema")
             }
             let deprecated = member(node, "deprecated").map { if case .bool(true) = $0.kind { true } else { false } } ?? false
-            result.append(Parameter(name: name, location: place, required: required, style: style, explode: explode, deprecated: deprecated, schema: schema, documentLocation: target))
+            result.append(
+                Parameter(
+                    name: name, location: place, required: required, style: style, explode: explode, deprecated: deprecated, schema: schema,
+                    documentLocation: target))
         }
         return result
     }
@@ -243,7 +263,8 @@ struct ModelBuilder {
         for entry in entries {
             guard let (target, header) = object(child(location, entry.key), what: "a header") else { continue }
             let required = member(header, "required").map { if case .bool(true) = $0.kind { true } else { false } } ?? false
-            result.append(Header(name: entry.key, required: required, schema: member(header, "schema") != nil ? child(target, "schema") : nil))
+            result.append(
+                Header(name: entry.key, required: required, schema: member(header, "schema") != nil ? child(target, "schema") : nil))
         }
         return result
     }

@@ -41,15 +41,17 @@ public struct OpenAPIError: Error, Sendable, CustomStringConvertible {
 /// notation `JSONNode.offset(atPath:)` reads back to place a problem.
 package enum PathText {
     package static func key(_ key: String) -> String {
-        let plain = !key.isEmpty && key.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "_"), UInt8(ascii: "-"):
-                true
-            default:
-                false
+        let plain =
+            !key.isEmpty
+            && key.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    true
+                default:
+                    false
+                }
             }
-        }
         if plain { return "." + key }
         var out = ""
         JSONWriter.writeString(key, into: &out)

@@ -50,13 +50,18 @@ public struct OpenAPILoader: Sendable {
                 return try JSONParser.parse(bytes)
             } catch {
                 let hint = looksJSON || parseYAML != nil ? "" : " (no YAML reader is configured; convert the document to JSON)"
-                throw OpenAPIError([OpenAPIDiagnostic(document: name, path: "", message: "malformed JSON: \(error.message)\(hint)", position: error.position)])
+                throw OpenAPIError([
+                    OpenAPIDiagnostic(
+                        document: name, path: "", message: "malformed JSON: \(error.message)\(hint)", position: error.position)
+                ])
             }
         }
         do {
             return try parseYAML!(bytes)
         } catch let error as YAMLSyntaxError {
-            throw OpenAPIError([OpenAPIDiagnostic(document: name, path: "", message: "malformed YAML: \(error.message)", position: error.position)])
+            throw OpenAPIError([
+                OpenAPIDiagnostic(document: name, path: "", message: "malformed YAML: \(error.message)", position: error.position)
+            ])
         } catch {
             throw OpenAPIError([OpenAPIDiagnostic(document: name, path: "", message: "malformed YAML: \(error)")])
         }
@@ -94,11 +99,14 @@ public struct OpenAPILoader: Sendable {
                 guard !file.isEmpty else { continue }
                 let here = set.location(index, reference.pointer)
                 if file.contains("://") {
-                    diagnostics.append(set.diagnostic(here, "\(PathText.quoted(reference.value)): only local files can be referenced, not URLs"))
+                    diagnostics.append(
+                        set.diagnostic(here, "\(PathText.quoted(reference.value)): only local files can be referenced, not URLs"))
                     continue
                 }
                 guard let folder, !set.documents[index].path.isEmpty else {
-                    diagnostics.append(set.diagnostic(here, "\(PathText.quoted(reference.value)): a document read from memory cannot refer to other files"))
+                    diagnostics.append(
+                        set.diagnostic(here, "\(PathText.quoted(reference.value)): a document read from memory cannot refer to other files")
+                    )
                     continue
                 }
                 let absolute = DocumentFile.normalize(file, relativeTo: DocumentSet.directory(of: set.documents[index].path))
@@ -129,7 +137,9 @@ public struct OpenAPILoader: Sendable {
                 let here = set.location(index, reference.pointer)
                 if case .failure(let failure) = set.resolve(reference.value, from: index) {
                     diagnostics.append(set.diagnostic(here, failure.message))
-                } else if case .failure(let failure) = set.dereference(DocumentLocation(document: index, pointer: String(reference.pointer.dropLast("/$ref".count)), fileName: nil)) {
+                } else if case .failure(let failure) = set.dereference(
+                    DocumentLocation(document: index, pointer: String(reference.pointer.dropLast("/$ref".count)), fileName: nil))
+                {
                     diagnostics.append(set.diagnostic(here, failure.message))
                 }
             }

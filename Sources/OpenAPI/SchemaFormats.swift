@@ -39,7 +39,7 @@ enum SchemaFormats {
             if number.isInteger {
                 return Int64(number.text) == nil ? "expected an int64, got \(number.text) (out of range)" : nil
             }
-            range = -0x1p63..<0x1p63  // exactly Int64's range as doubles
+            range = -0x1p63..<0x1p63 // exactly Int64's range as doubles
         default: return nil
         }
         let value = number.doubleValue
@@ -131,15 +131,20 @@ enum SchemaFormats {
         guard let first = scheme.unicodeScalars.first, first.isASCIILetter,
             scheme.unicodeScalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "." })
         else { return false }
-        return !text.unicodeScalars.contains { $0.value <= 0x20 || $0 == "\"" || $0 == "<" || $0 == ">" || $0 == "\\" || $0 == "^" || $0 == "`" || $0 == "{" || $0 == "|" || $0 == "}" }
+        return !text.unicodeScalars.contains {
+            $0.value <= 0x20 || $0 == "\"" || $0 == "<" || $0 == ">" || $0 == "\\" || $0 == "^" || $0 == "`" || $0 == "{" || $0 == "|"
+                || $0 == "}"
+        }
     }
 
     static func isIPv4(_ text: Substring) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { part in
-            guard (1...3).contains(part.count), part.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(part), value <= 255 else { return false }
-            return part.count == 1 || !part.hasPrefix("0")
-        }
+        return parts.count == 4
+            && parts.allSatisfy { part in
+                guard (1...3).contains(part.count), part.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(part), value <= 255
+                else { return false }
+                return part.count == 1 || !part.hasPrefix("0")
+            }
     }
 
     static func isIPv6(_ text: String) -> Bool {

@@ -46,7 +46,11 @@ extension SchemaRun {
     func checkType(_ instance: JSONValue, _ schema: SchemaNode, path: String, into violations: inout [SchemaViolation]) {
         guard let typeNode = schema["type"] else { return }
         var allowed: [String] = []
-        if let single = typeNode.stringValue { allowed = [single] } else if let list = typeNode.elements { allowed = list.compactMap(\.stringValue) }
+        if let single = typeNode.stringValue {
+            allowed = [single]
+        } else if let list = typeNode.elements {
+            allowed = list.compactMap(\.stringValue)
+        }
         guard !allowed.isEmpty else { return }
         if dialect == .openAPI30 || schema["nullable"] != nil, schema.flag("nullable") { allowed.append("null") }
         let actual = SchemaRun.typeName(instance)
@@ -93,14 +97,18 @@ extension SchemaRun {
         if let minimum = schema.number("minimum") {
             // 3.0: `exclusiveMinimum: true` makes `minimum` exclusive.
             if schema.flag("exclusiveMinimum") {
-                if !(value > minimum) { violations.append(violation(path, location, "minimum", "expected more than \(Self.text(minimum)), got \(number.text)")) }
+                if !(value > minimum) {
+                    violations.append(violation(path, location, "minimum", "expected more than \(Self.text(minimum)), got \(number.text)"))
+                }
             } else if value < minimum {
                 violations.append(violation(path, location, "minimum", "expected at least \(Self.text(minimum)), got \(number.text)"))
             }
         }
         if let maximum = schema.number("maximum") {
             if schema.flag("exclusiveMaximum") {
-                if !(value < maximum) { violations.append(violation(path, location, "maximum", "expected less than \(Self.text(maximum)), got \(number.text)")) }
+                if !(value < maximum) {
+                    violations.append(violation(path, location, "maximum", "expected less than \(Self.text(maximum)), got \(number.text)"))
+                }
             } else if value > maximum {
                 violations.append(violation(path, location, "maximum", "expected at most \(Self.text(maximum)), got \(number.text)"))
             }
@@ -163,9 +171,16 @@ extension SchemaRun {
             case .compiled(let regex):
                 let result = regex.matchesSomewhere(text)
                 if result.exhausted {
-                    violations.append(violation(path, location, "pattern", "the pattern \(PathText.quoted(pattern)) ran out of its step budget on this value (catastrophic backtracking); treated as no match"))
+                    violations.append(
+                        violation(
+                            path, location, "pattern",
+                            "the pattern \(PathText.quoted(pattern)) ran out of its step budget on this value (catastrophic backtracking); treated as no match"
+                        ))
                 } else if !result.matched {
-                    violations.append(violation(path, location, "pattern", "expected a string matching \(PathText.quoted(pattern)), got \(PathText.quoted(text))"))
+                    violations.append(
+                        violation(
+                            path, location, "pattern",
+                            "expected a string matching \(PathText.quoted(pattern)), got \(PathText.quoted(text))"))
                 }
             }
         }
@@ -187,7 +202,8 @@ extension SchemaRun {
         if schema.flag("uniqueItems") {
             outer: for i in elements.indices {
                 for j in elements.indices where j > i && SchemaRun.equal(elements[i], elements[j]) {
-                    violations.append(violation(path + PathText.index(j), location, "uniqueItems", "items must be unique; this one repeats item [\(i)]"))
+                    violations.append(
+                        violation(path + PathText.index(j), location, "uniqueItems", "items must be unique; this one repeats item [\(i)]"))
                     break outer
                 }
             }
@@ -195,14 +211,16 @@ extension SchemaRun {
         var first = 0
         if let prefix = schema["prefixItems"]?.elements {
             for index in prefix.indices where index < elements.count {
-                _ = check(elements[index], at(at(location, "prefixItems"), String(index)), path: path + PathText.index(index), into: &violations)
+                _ = check(
+                    elements[index], at(at(location, "prefixItems"), String(index)), path: path + PathText.index(index), into: &violations)
             }
             first = prefix.count
         }
         if let items = schema["items"] {
-            if let tuple = items.elements {  // draft-04 style tuple (some 3.0 documents)
+            if let tuple = items.elements { // draft-04 style tuple (some 3.0 documents)
                 for index in tuple.indices where index < elements.count {
-                    _ = check(elements[index], at(at(location, "items"), String(index)), path: path + PathText.index(index), into: &violations)
+                    _ = check(
+                        elements[index], at(at(location, "items"), String(index)), path: path + PathText.index(index), into: &violations)
                 }
             } else {
                 for index in elements.indices where index >= first {
@@ -225,7 +243,9 @@ extension SchemaRun {
         }
         if let required = schema["required"]?.elements {
             for name in required.compactMap(\.stringValue) where object[name] == nil {
-                if properties.contains(where: { $0.key == name }), skippedByDirection(at(at(location, "properties"), name)) != nil { continue }
+                if properties.contains(where: { $0.key == name }), skippedByDirection(at(at(location, "properties"), name)) != nil {
+                    continue
+                }
                 violations.append(violation(path, location, "required", "missing the required property \(PathText.quoted(name))"))
             }
         }
@@ -243,7 +263,10 @@ extension SchemaRun {
                 matched = true
                 let propertyLocation = at(at(location, "properties"), member.key)
                 if let reason = skippedByDirection(propertyLocation) {
-                    violations.append(SchemaViolation(instancePath: memberPath, schemaLocation: propertyLocation.description, message: "\(reason) property sent in a \(direction == .request ? "request" : "response")"))
+                    violations.append(
+                        SchemaViolation(
+                            instancePath: memberPath, schemaLocation: propertyLocation.description,
+                            message: "\(reason) property sent in a \(direction == .request ? "request" : "response")"))
                     continue
                 }
                 _ = check(member.value, propertyLocation, path: memberPath, into: &violations)
@@ -255,7 +278,10 @@ extension SchemaRun {
             guard !matched, let additional else { continue }
             if case .bool(false) = additional.kind {
                 let known = properties.map(\.key).prefix(20).joined(separator: ", ")
-                violations.append(violation(memberPath, location, "additionalProperties", "the property \(PathText.quoted(member.key)) is not allowed (known: \(known.isEmpty ? "none" : known))"))
+                violations.append(
+                    violation(
+                        memberPath, location, "additionalProperties",
+                        "the property \(PathText.quoted(member.key)) is not allowed (known: \(known.isEmpty ? "none" : known))"))
             } else if additional.members != nil {
                 _ = check(member.value, at(location, "additionalProperties"), path: memberPath, into: &violations)
             }
@@ -264,7 +290,9 @@ extension SchemaRun {
 
     /// "read-only" or "write-only" when the property's schema leaves it out of this direction.
     func skippedByDirection(_ property: DocumentLocation) -> String? {
-        guard direction != .neither, case .success(let (_, node)) = sources.dereference(property), let members = node.members else { return nil }
+        guard direction != .neither, case .success(let (_, node)) = sources.dereference(property), let members = node.members else {
+            return nil
+        }
         let schema = SchemaNode(members: members)
         if direction == .request && schema.flag("readOnly") { return "a read-only" }
         if direction == .response && schema.flag("writeOnly") { return "a write-only" }

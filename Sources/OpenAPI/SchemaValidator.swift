@@ -69,11 +69,17 @@ public struct SchemaValidator: Sendable {
         var result: [(String, DocumentLocation)] = []
         if let properties = members.first(where: { $0.key == "properties" })?.value.members {
             for property in properties {
-                result.append((property.key, document.sources.location(target.document, target.pointer + "/properties/" + DocumentSet.escape(property.key))))
+                result.append(
+                    (
+                        property.key,
+                        document.sources.location(target.document, target.pointer + "/properties/" + DocumentSet.escape(property.key))
+                    ))
             }
         }
         if let allOf = members.first(where: { $0.key == "allOf" })?.value.elements {
-            for index in allOf.indices { result += propertySchemas(of: document.sources.location(target.document, target.pointer + "/allOf/\(index)")) }
+            for index in allOf.indices {
+                result += propertySchemas(of: document.sources.location(target.document, target.pointer + "/allOf/\(index)"))
+            }
         }
         return result
     }
@@ -113,13 +119,19 @@ struct SchemaRun {
     }
 
     /// Checks `instance` against the schema at `location`, appending violations; true when valid.
-    mutating func check(_ instance: JSONValue, _ location: DocumentLocation, path: String, into violations: inout [SchemaViolation]) -> Bool {
+    mutating func check(_ instance: JSONValue, _ location: DocumentLocation, path: String, into violations: inout [SchemaViolation]) -> Bool
+    {
         guard let node = sources.node(at: location) else {
             violations.append(SchemaViolation(instancePath: path, schemaLocation: location.description, message: "the schema is missing"))
             return false
         }
-        if case .bool(let flag) = node.kind {  // 3.1: `true` allows anything, `false` nothing
-            if !flag { violations.append(SchemaViolation(instancePath: path, schemaLocation: location.description, message: "no value is allowed here (the schema is false)")) }
+        if case .bool(let flag) = node.kind { // 3.1: `true` allows anything, `false` nothing
+            if !flag {
+                violations.append(
+                    SchemaViolation(
+                        instancePath: path, schemaLocation: location.description, message: "no value is allowed here (the schema is false)")
+                )
+            }
             return flag
         }
         guard let members = node.members else { return true }
@@ -127,7 +139,10 @@ struct SchemaRun {
         let key = ActiveKey(document: location.document, pointer: location.pointer, instancePath: path)
         if active.contains(key) { return true }
         guard depth < SchemaValidator.maximumDepth else {
-            violations.append(SchemaViolation(instancePath: path, schemaLocation: location.description, message: "schemas nest deeper than \(SchemaValidator.maximumDepth) levels here"))
+            violations.append(
+                SchemaViolation(
+                    instancePath: path, schemaLocation: location.description,
+                    message: "schemas nest deeper than \(SchemaValidator.maximumDepth) levels here"))
             return false
         }
         active.insert(key)
@@ -184,7 +199,8 @@ struct SchemaRun {
             guard let alternatives = schema[keyword]?.elements, !alternatives.isEmpty else { continue }
             let list = at(location, keyword)
             if let discriminator = schema["discriminator"], case .object(let object) = instance {
-                checkDiscriminated(instance, object, discriminator: discriminator, schema: schema, keyword: keyword, path: path, into: &violations)
+                checkDiscriminated(
+                    instance, object, discriminator: discriminator, schema: schema, keyword: keyword, path: path, into: &violations)
                 continue
             }
             var passing: [Int] = []
@@ -202,7 +218,11 @@ struct SchemaRun {
                 violations.append(violation(path, location, keyword, "matches none of the \(alternatives.count) \(keyword) alternatives"))
                 if let best { violations += best.prefix(5) }
             } else if keyword == "oneOf" && passing.count > 1 {
-                violations.append(violation(path, location, keyword, "matches \(passing.count) oneOf alternatives (\(passing.map { "#\($0)" }.joined(separator: ", "))); exactly one must match"))
+                violations.append(
+                    violation(
+                        path, location, keyword,
+                        "matches \(passing.count) oneOf alternatives (\(passing.map { "#\($0)" }.joined(separator: ", "))); exactly one must match"
+                    ))
             }
         }
         if schema["not"] != nil, isValid(instance, at(location, "not"), path: path) {
@@ -219,7 +239,8 @@ struct SchemaRun {
         let location = schema.location
         guard let property = discriminator.members?.first(where: { $0.key == "propertyName" })?.value.stringValue else { return }
         guard case .string(let value)? = object[property] else {
-            violations.append(violation(path, location, "discriminator", "missing the discriminator property \(PathText.quoted(property)) (a string)"))
+            violations.append(
+                violation(path, location, "discriminator", "missing the discriminator property \(PathText.quoted(property)) (a string)"))
             return
         }
         if let marker = unknownMarker, value.contains(marker) { return }
@@ -240,9 +261,10 @@ struct SchemaRun {
             }
         }
         guard let reference, case .success(let target) = sources.resolve(reference, from: location.document) else {
-            violations.append(violation(
-                path + PathText.key(property), location, "discriminator",
-                "\(PathText.quoted(value)) names no \(keyword) alternative (discriminator \(PathText.quoted(property)))"))
+            violations.append(
+                violation(
+                    path + PathText.key(property), location, "discriminator",
+                    "\(PathText.quoted(value)) names no \(keyword) alternative (discriminator \(PathText.quoted(property)))"))
             return
         }
         _ = check(instance, target, path: path, into: &violations)

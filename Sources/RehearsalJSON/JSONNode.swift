@@ -156,7 +156,7 @@ public struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
                 line += 1
                 column = 1
             } else if byte & 0xC0 != 0x80 {
-                column += 1  // count scalars, not continuation bytes
+                column += 1 // count scalars, not continuation bytes
             }
             index += 1
         }

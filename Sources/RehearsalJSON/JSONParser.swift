@@ -34,7 +34,7 @@ package enum JSONParser {
 
         mutating func parseDocument() throws(JSONSyntaxError) -> JSONNode {
             if let bad = Self.firstInvalidUTF8(bytes) { throw fail("invalid UTF-8 byte", at: bad) }
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }  // tolerate a BOM
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 } // tolerate a BOM
             skipWhitespace()
             if index >= bytes.count { throw fail("the document is empty; expected a JSON value") }
             let root = try parseValue()
@@ -122,10 +122,12 @@ package enum JSONParser {
                 depth -= 1
                 return JSONNode(kind: .object(members), offset: start)
             }
-            members.reserveCapacity(4)  // one allocation for the small objects stub files are made of
+            members.reserveCapacity(4) // one allocation for the small objects stub files are made of
             while true {
                 skipWhitespace()
-                guard index < bytes.count else { throw fail("unexpected end of input inside an object opened at \(SourcePosition.locate(offset: start, in: bytes))") }
+                guard index < bytes.count else {
+                    throw fail("unexpected end of input inside an object opened at \(SourcePosition.locate(offset: start, in: bytes))")
+                }
                 guard bytes[index] == UInt8(ascii: "\"") else {
                     if bytes[index] == UInt8(ascii: "}") { throw fail("trailing comma before '}'") }
                     throw fail("expected a string key in double quotes, got \(describeByte(at: index))")
@@ -141,7 +143,9 @@ package enum JSONParser {
                 let value = try parseValue()
                 members.append(JSONNode.Member(key: key, keyOffset: keyOffset, value: value))
                 skipWhitespace()
-                guard index < bytes.count else { throw fail("unexpected end of input inside an object opened at \(SourcePosition.locate(offset: start, in: bytes))") }
+                guard index < bytes.count else {
+                    throw fail("unexpected end of input inside an object opened at \(SourcePosition.locate(offset: start, in: bytes))")
+                }
                 if bytes[index] == UInt8(ascii: ",") {
                     index += 1
                     continue
@@ -171,7 +175,9 @@ package enum JSONParser {
                 if index < bytes.count, bytes[index] == UInt8(ascii: "]") { throw fail("trailing comma before ']'") }
                 elements.append(try parseValue())
                 skipWhitespace()
-                guard index < bytes.count else { throw fail("unexpected end of input inside an array opened at \(SourcePosition.locate(offset: start, in: bytes))") }
+                guard index < bytes.count else {
+                    throw fail("unexpected end of input inside an array opened at \(SourcePosition.locate(offset: start, in: bytes))")
+                }
                 if bytes[index] == UInt8(ascii: ",") {
                     index += 1
                     continue
@@ -212,7 +218,12 @@ package enum JSONParser {
                     return text
                 }
                 if byte == UInt8(ascii: "\\") { break }
-                if byte < 0x20 { throw fail(byte == 0x0A ? "unterminated string (a raw line break is not allowed inside a string)" : "control character in a string must be escaped") }
+                if byte < 0x20 {
+                    throw fail(
+                        byte == 0x0A
+                            ? "unterminated string (a raw line break is not allowed inside a string)"
+                            : "control character in a string must be escaped")
+                }
                 index += 1
             }
             guard index < bytes.count else { throw fail("unterminated string", at: open) }
@@ -223,7 +234,12 @@ package enum JSONParser {
                     index += 1
                     return String(decoding: scratch, as: UTF8.self)
                 }
-                if byte < 0x20 { throw fail(byte == 0x0A ? "unterminated string (a raw line break is not allowed inside a string)" : "control character in a string must be escaped") }
+                if byte < 0x20 {
+                    throw fail(
+                        byte == 0x0A
+                            ? "unterminated string (a raw line break is not allowed inside a string)"
+                            : "control character in a string must be escaped")
+                }
                 if byte != UInt8(ascii: "\\") {
                     scratch.append(byte)
                     index += 1

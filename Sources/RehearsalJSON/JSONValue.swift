@@ -93,7 +93,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         } else if value.isFinite {
             text = String(value)
         } else {
-            text = "0.0"  // JSON has no NaN or infinity
+            text = "0.0" // JSON has no NaN or infinity
         }
         isInteger = false
     }

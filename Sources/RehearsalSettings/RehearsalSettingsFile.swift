@@ -37,9 +37,11 @@ package enum RehearsalSettingsFile {
         var contents = Contents(values: [:], warnings: [])
         for key in dictionary.keys.sorted() {
             guard let name = byKey[key] else {
-                let hint = RehearsalSettings.known.map(\.fileKey).first { $0.lowercased() == key.lowercased() }
+                let hint =
+                    RehearsalSettings.known.map(\.fileKey).first { $0.lowercased() == key.lowercased() }
                     ?? closest(to: key, among: RehearsalSettings.known.map(\.fileKey))
-                contents.warnings.append("\(path): unknown key \"\(key)\"" + (hint.map { "; did you mean \"\($0)\"?" } ?? "") + " (ignored)")
+                contents.warnings.append(
+                    "\(path): unknown key \"\(key)\"" + (hint.map { "; did you mean \"\($0)\"?" } ?? "") + " (ignored)")
                 continue
             }
             guard let value = dictionary[key]!.text else {
@@ -87,7 +89,8 @@ package enum RehearsalSettingsFile {
     }
 
     static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)

@@ -89,7 +89,8 @@ struct HTMLReportGallery {
         let items = links.map { link -> String in
             var text = "<a href=\"#\(link.screen)\">\(HTMLText.escape(link.key))</a> (\(link.count)"
             if !link.failing.isEmpty {
-                text += ", <span class=\"bad\">\(link.failing.count) failing:</span> "
+                text +=
+                    ", <span class=\"bad\">\(link.failing.count) failing:</span> "
                     + link.failing.map { "<a class=\"bad\" href=\"#\($0.anchor)\">\(HTMLText.escape($0.record.identifier))</a>" }
                     .joined(separator: ", ")
             }
@@ -105,7 +106,8 @@ struct HTMLReportGallery {
         let failing = screens.reduce(0) { sum, screen in
             sum + (Array(screen.cells.values) + screen.plain).filter { $0.record.outcome.isFailure }.count
         }
-        var out = "<section class=\"gallery\" id=\"gallery\">\n<div class=\"gallery-head\"><h2>Snapshots</h2>"
+        var out =
+            "<section class=\"gallery\" id=\"gallery\">\n<div class=\"gallery-head\"><h2>Snapshots</h2>"
             + "<span class=\"meta\">\(screens.count) screen\(screens.count == 1 ? "" : "s"), \(cells) snapshot\(cells == 1 ? "" : "s"), "
             + "\(failing) failing</span>"
             + "<label><input type=\"checkbox\" id=\"only-failing-cells\"> only failing</label>"
@@ -117,7 +119,8 @@ struct HTMLReportGallery {
     }
 
     private func section(_ screen: Screen) -> String {
-        var out = "<section class=\"screen\(screen.hasFailure ? " has-failure" : "")\" id=\"\(screen.anchor)\">\n"
+        var out =
+            "<section class=\"screen\(screen.hasFailure ? " has-failure" : "")\" id=\"\(screen.anchor)\">\n"
             + "<h3>\(HTMLText.escape(screen.key))</h3>\n<p class=\"meta\">asserted by "
             + screen.scenarios.map { "<a href=\"#\($0.anchor)\">\(HTMLText.escape($0.title))</a>" }.joined(separator: ", ") + "</p>\n"
         if !screen.cells.isEmpty {
@@ -140,7 +143,8 @@ struct HTMLReportGallery {
         if !screen.plain.isEmpty {
             out += "<ul class=\"plain-snapshots\">\n"
             for entry in screen.plain {
-                out += "<li class=\"cell\(Self.outcomeClass(entry.record.outcome))\" id=\"\(entry.anchor)\">"
+                out +=
+                    "<li class=\"cell\(Self.outcomeClass(entry.record.outcome))\" id=\"\(entry.anchor)\">"
                     + label(entry.record, title: entry.record.identifier) + content(entry.record, widthClass: "") + "</li>\n"
             }
             out += "</ul>\n"
@@ -188,7 +192,8 @@ struct HTMLReportGallery {
             var out = "<div class=\"side\"><div class=\"side-title\">\(heading)</div><pre class=\"text-screen\(widthClass)\" dir=\"ltr\">"
             for row in diff.rows {
                 if let line = pick(row) {
-                    out += "<span class=\"ln \(row.kind.rawValue)\">"
+                    out +=
+                        "<span class=\"ln \(row.kind.rawValue)\">"
                         + (row.kind == .same ? HTMLText.escape(line) : HTMLText.revealingInvisibles(line)) + "</span>"
                 } else {
                     out += "<span class=\"ln gap\"> </span>"

@@ -19,7 +19,8 @@ public enum HTMLReportRenderer {
         let gallery = HTMLReportGallery(reports)
         let stylesheet = HTMLReportAssets.stylesheet + gallery.widthRules
         let script = HTMLReportAssets.script
-        let policy = "default-src 'none'; style-src \(SHA256.cspSource(stylesheet)); script-src \(SHA256.cspSource(script)); "
+        let policy =
+            "default-src 'none'; style-src \(SHA256.cspSource(stylesheet)); script-src \(SHA256.cspSource(script)); "
             + "img-src data:; base-uri 'none'; form-action 'none'"
         let tally = ReportTally(reports)
         var out = """
@@ -54,8 +55,10 @@ public enum HTMLReportRenderer {
     // MARK: Filters
 
     private static func filters(_ reports: [ScenarioReport], tally: ReportTally) -> String {
-        var out = "<nav class=\"filters\" aria-label=\"filters\">\n<div class=\"filter-group\" id=\"status-filter\"><span class=\"filter-label\">Status</span>\n"
-        for (status, count) in [("passed", tally.passed), ("failed", tally.failed), ("pending", tally.pending), ("skipped", tally.skipped)] {
+        var out =
+            "<nav class=\"filters\" aria-label=\"filters\">\n<div class=\"filter-group\" id=\"status-filter\"><span class=\"filter-label\">Status</span>\n"
+        for (status, count) in [("passed", tally.passed), ("failed", tally.failed), ("pending", tally.pending), ("skipped", tally.skipped)]
+        {
             out += "<label><input type=\"checkbox\" data-status=\"\(status)\" checked> \(status) (\(count))</label>\n"
         }
         out += "</div>\n"
@@ -70,7 +73,8 @@ public enum HTMLReportRenderer {
         if !order.isEmpty {
             out += "<div class=\"filter-group\" id=\"tag-filter\"><span class=\"filter-label\">Tags</span>\n"
             for tag in order.sorted() {
-                out += "<button type=\"button\" class=\"tag-button\" data-tag=\"\(HTMLText.escape(tag))\" aria-pressed=\"false\">@"
+                out +=
+                    "<button type=\"button\" class=\"tag-button\" data-tag=\"\(HTMLText.escape(tag))\" aria-pressed=\"false\">@"
                     + "\(HTMLText.escape(tag)) (\(counts[tag] ?? 0))</button>\n"
             }
             out += "</div>\n"
@@ -83,12 +87,14 @@ public enum HTMLReportRenderer {
 
     private static func feature(_ reports: [ScenarioReport], number: Int, gallery: HTMLReportGallery) -> String {
         let first = reports[0]
-        var out = "<section class=\"feature\" id=\"feature-\(number + 1)\">\n<h2>Feature: \(HTMLText.escape(first.feature.title))"
+        var out =
+            "<section class=\"feature\" id=\"feature-\(number + 1)\">\n<h2>Feature: \(HTMLText.escape(first.feature.title))"
             + tags(first.feature.tags) + "</h2>\n"
         if let narrative = first.feature.narrative, !narrative.isEmpty {
             out += "<p class=\"narrative\">\(HTMLText.escape(narrative))</p>\n"
         }
-        out += "<p class=\"meta\">\(HTMLText.escape(summary(ReportTally(reports)))) · \(HTMLText.escape(first.specClass)) · "
+        out +=
+            "<p class=\"meta\">\(HTMLText.escape(summary(ReportTally(reports)))) · \(HTMLText.escape(first.specClass)) · "
             + "\(HTMLText.escape(LivingDocRenderer.displayPath(first.file)))</p>\n"
         var currentPath: [ScenarioReport.Group]?
         var groupOpen = false
@@ -111,9 +117,11 @@ public enum HTMLReportRenderer {
 
     private static func scenario(_ report: ScenarioReport, gallery: HTMLReportGallery) -> String {
         let status = report.status.rawValue
-        var out = "<details class=\"scenario\" id=\"\(gallery.scenarioAnchor(report))\" data-status=\"\(status)\" "
+        var out =
+            "<details class=\"scenario\" id=\"\(gallery.scenarioAnchor(report))\" data-status=\"\(status)\" "
             + "data-tags=\"\(HTMLText.escape(report.tags.joined(separator: " ")))\"\(report.status == .failed ? " open" : "")>\n"
-        out += "<summary><span class=\"badge \(status)\">\(status)</span> <span class=\"keyword\">"
+        out +=
+            "<summary><span class=\"badge \(status)\">\(status)</span> <span class=\"keyword\">"
             + "\(report.keyword == "it" ? "it" : "Scenario"):</span> <span class=\"title\">\(HTMLText.escape(report.title))</span>"
             + tags(report.tags)
         if report.status == .passed || report.status == .failed {
@@ -124,7 +132,8 @@ public enum HTMLReportRenderer {
             out += "<p class=\"reason\">\(status): \(HTMLText.escape(reason))</p>\n"
         }
         if let example = report.example, !example.isEmpty {
-            out += "<p class=\"example\">Example: "
+            out +=
+                "<p class=\"example\">Example: "
                 + example.map { "\(HTMLText.escape($0.name)) = \(HTMLText.escape($0.value))" }.joined(separator: ", ") + "</p>\n"
         }
         if !report.steps.isEmpty {
@@ -139,12 +148,14 @@ public enum HTMLReportRenderer {
     }
 
     private static func step(_ step: StepResult, in report: ScenarioReport) -> String {
-        let mark = switch step.status {
-        case .passed: "✓"
-        case .failed: "✗"
-        case .skipped: "–"
-        }
-        var out = "<li class=\"step \(step.status.rawValue)\(step.depth.map { $0 > 0 ? " depth-\(min($0, 3))" : "" } ?? "")\">"
+        let mark =
+            switch step.status {
+            case .passed: "✓"
+            case .failed: "✗"
+            case .skipped: "–"
+            }
+        var out =
+            "<li class=\"step \(step.status.rawValue)\(step.depth.map { $0 > 0 ? " depth-\(min($0, 3))" : "" } ?? "")\">"
             + "<span class=\"mark\">\(mark)</span><span class=\"keyword\">\(HTMLText.escape(step.keyword))</span> "
             + HTMLText.escape(step.text)
         if step.background { out += " <span class=\"bg\">(background)</span>" }

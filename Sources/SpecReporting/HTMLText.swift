@@ -44,7 +44,8 @@ enum HTMLText {
             }
         }
         if trailing > 0 {
-            out += "<span class=\"trail\" title=\"\(trailing) trailing space\(trailing == 1 ? "" : "s")\">"
+            out +=
+                "<span class=\"trail\" title=\"\(trailing) trailing space\(trailing == 1 ? "" : "s")\">"
                 + String(repeating: "·", count: trailing) + "</span>"
         }
         return out

@@ -40,7 +40,8 @@ public enum JUnitRenderer {
     }
 
     private static func testCase(_ report: ScenarioReport) -> [String] {
-        let open = "    <testcase classname=\"\(escape(report.specClass))\" name=\"\(escape(report.testName))\" "
+        let open =
+            "    <testcase classname=\"\(escape(report.specClass))\" name=\"\(escape(report.testName))\" "
             + "time=\"\(seconds(report.duration))\" file=\"\(escape(report.file))\" line=\"\(report.line)\""
         var body: [String] = []
         switch report.status {
@@ -52,7 +53,8 @@ public enum JUnitRenderer {
             let first = report.failures.first?.message ?? "failed"
             let text = report.failures.map { "\($0.file):\($0.line): \($0.message)" }.joined(separator: "\n")
             body.append(
-                "      <failure message=\"\(escape(first))\" type=\"failure\">\(escape(text.isEmpty ? first : text, attribute: false))</failure>")
+                "      <failure message=\"\(escape(first))\" type=\"failure\">\(escape(text.isEmpty ? first : text, attribute: false))</failure>"
+            )
         case .passed:
             break
         }

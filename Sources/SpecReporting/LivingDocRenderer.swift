@@ -11,7 +11,7 @@ public enum LivingDocRenderer {
         if let shards = context.shardCount {
             header += " · merged from \(shards) shard\(shards == 1 ? "" : "s")"
         } else if let shard = reports.first?.shard, reports.allSatisfy({ $0.shard == shard }) {
-            header += " · shard \(shard)"  // one shard's own report
+            header += " · shard \(shard)" // one shard's own report
         }
         out += [header + "_", ""]
         if reports.isEmpty {
@@ -122,7 +122,8 @@ public enum LivingDocRenderer {
 
     /// A step's doc string as a fenced block.
     static func fenced(_ text: String) -> [String] {
-        ["```"] + text.split(separator: "\n", omittingEmptySubsequences: false)
+        ["```"]
+            + text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.replacingOccurrences(of: "```", with: "ʼʼʼ") } + ["```"]
     }
 

@@ -27,7 +27,8 @@ public enum ReportOrdering {
     public static func sorted(_ reports: [ScenarioReport]) -> [ScenarioReport] {
         // Sorting indices avoids copying the large report values on every swap.
         let order = reports.indices.sorted { i, j in
-            let a = reports[i], b = reports[j]
+            let a = reports[i]
+            let b = reports[j]
             if a.specClass != b.specClass { return a.specClass < b.specClass }
             if a.featureIndex != b.featureIndex { return a.featureIndex < b.featureIndex }
             if a.ordinal != b.ordinal { return a.ordinal < b.ordinal }

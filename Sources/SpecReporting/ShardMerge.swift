@@ -38,8 +38,9 @@ public enum ShardMerge {
             }
         }
         guard !all.isEmpty else {
-            throw MergeError("no scenario reports in " + inputs.map(\.source).joined(separator: ", ")
-                + " (expected a report folder with scenarios.jsonl, a fragments folder, or .jsonl files)")
+            throw MergeError(
+                "no scenario reports in " + inputs.map(\.source).joined(separator: ", ")
+                    + " (expected a report folder with scenarios.jsonl, a fragments folder, or .jsonl files)")
         }
         if !duplicates.isEmpty {
             throw MergeError(

@@ -19,12 +19,15 @@ struct SideBySideDiff: Equatable {
     static let maximumLines = 2_000
 
     init(reference: String, actual: String) {
-        let left = Self.lines(reference), right = Self.lines(actual)
+        let left = Self.lines(reference)
+        let right = Self.lines(actual)
         // Compared byte for byte: Swift's `==` calls `é` and `e` + U+0301 equal, a snapshot does not.
-        let leftBytes = left.map { Array($0.utf8) }, rightBytes = right.map { Array($0.utf8) }
+        let leftBytes = left.map { Array($0.utf8) }
+        let rightBytes = right.map { Array($0.utf8) }
         guard left.count <= Self.maximumLines, right.count <= Self.maximumLines else {
             rows = (0..<max(left.count, right.count)).map { index in
-                let l = index < left.count ? left[index] : nil, r = index < right.count ? right[index] : nil
+                let l = index < left.count ? left[index] : nil
+                let r = index < right.count ? right[index] : nil
                 let same = index < left.count && index < right.count && leftBytes[index] == rightBytes[index]
                 return Row(kind: same ? .same : l == nil ? .added : r == nil ? .removed : .changed, left: l, right: r)
             }
@@ -38,16 +41,19 @@ struct SideBySideDiff: Equatable {
             }
         }
         var rows: [Row] = []
-        var removed: [String] = [], added: [String] = []
+        var removed: [String] = []
+        var added: [String] = []
         func flush() {
             for index in 0..<max(removed.count, added.count) {
-                let l = index < removed.count ? removed[index] : nil, r = index < added.count ? added[index] : nil
+                let l = index < removed.count ? removed[index] : nil
+                let r = index < added.count ? added[index] : nil
                 rows.append(Row(kind: l == nil ? .added : r == nil ? .removed : .changed, left: l, right: r))
             }
             removed.removeAll()
             added.removeAll()
         }
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < left.count || j < right.count {
             if i < left.count, j < right.count, leftBytes[i] == rightBytes[j] {
                 flush()

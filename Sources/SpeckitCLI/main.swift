@@ -90,8 +90,9 @@ enum MergeCommand {
         let merged = try ShardMerge.merge(loaded, allowMixedRuns: allowMixedRuns)
         let files = try ShardMerge.write(merged, to: URL(fileURLWithPath: output, isDirectory: true))
         let shards = merged.shardCount.map { " from \($0) shard\($0 == 1 ? "" : "s")" } ?? ""
-        print("speckit: merged \(merged.reports.count) scenario\(merged.reports.count == 1 ? "" : "s")\(shards): "
-            + ReportTally(merged.reports).summary)
+        print(
+            "speckit: merged \(merged.reports.count) scenario\(merged.reports.count == 1 ? "" : "s")\(shards): "
+                + ReportTally(merged.reports).summary)
         for file in files { print("  \(file.path)") }
         return 0
     }

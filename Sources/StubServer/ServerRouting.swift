@@ -65,7 +65,8 @@ struct JournalingResponder: HTTPResponder {
         let findings = contract.map { Self.contractFindings($0, request, reply, stubAnswered: stub != nil) } ?? []
         reply.onSent = { status, elapsed in
             previous?(status, elapsed)
-            let entry = journal.record(request: request, stub: stub, status: status, duration: elapsed, nearMisses: nearMisses, contract: findings)
+            let entry = journal.record(
+                request: request, stub: stub, status: status, duration: elapsed, nearMisses: nearMisses, contract: findings)
             logger?(entry)
             if let stub { hits?.count(stub) }
             if let feed, feed.hasSubscribers { feed.publish(DashboardEndpoint.requestMessage(entry)) }
@@ -76,7 +77,9 @@ struct JournalingResponder: HTTPResponder {
     /// The request's violations, and the stub's response's when it is already known (a
     /// complete or prepared response; deferred, streamed and proxied bodies are not checked).
     /// A near miss (no stub answered) is only checked on the request side.
-    static func contractFindings(_ check: RuntimeContractCheck, _ request: HTTPRequest, _ reply: HTTPReply, stubAnswered: Bool) -> [RuntimeContractCheck.Finding] {
+    static func contractFindings(_ check: RuntimeContractCheck, _ request: HTTPRequest, _ reply: HTTPReply, stubAnswered: Bool)
+        -> [RuntimeContractCheck.Finding]
+    {
         let raw = String(request.rawPath)
         let path = raw.removingPercentEncoding ?? raw
         var found = check.check(request, path: path)

@@ -41,7 +41,7 @@ extension StubServer {
         lock.lock()
         defer { lock.unlock() }
         guard id.hasPrefix("admin-"), let number = Int(id.dropFirst("admin-".count)), StubReference.added(number).description == id,
-              added.remove(number)
+            added.remove(number)
         else {
             throw StubServerAdminError.unknownStub(id)
         }
@@ -73,7 +73,9 @@ extension StubServer {
         case .config(let path):
             definitions = (try? ConfigLoader.definitions(config: path, workingDirectory: Self.directory(options)).stubs) ?? []
         case .settings(let path, let environment):
-            definitions = (try? ConfigLoader.definitions(config: path, environment: environment, workingDirectory: Self.directory(options)).stubs) ?? []
+            definitions =
+                (try? ConfigLoader.definitions(config: path, environment: environment, workingDirectory: Self.directory(options)).stubs)
+                ?? []
         case .stubs(let stubs):
             definitions = stubs
         }

@@ -164,9 +164,12 @@ public final class StubServer: @unchecked Sendable {
         self.journal = journal
         let routes = RouteTable(routing)
         self.routes = routes
-        let adminEndpoint = Self.adminEnabled(options) ? AdminEndpoint(
-            token: options.admin.token,
-            requestGuard: AdminRequestGuard(boundHost: options.host, allowedHosts: options.allowedHosts, checksHost: options.admin.token == nil)) : nil
+        let adminEndpoint =
+            Self.adminEnabled(options)
+            ? AdminEndpoint(
+                token: options.admin.token,
+                requestGuard: AdminRequestGuard(
+                    boundHost: options.host, allowedHosts: options.allowedHosts, checksHost: options.admin.token == nil)) : nil
         self.adminEndpoint = adminEndpoint
         var configuration = HTTPServer.Configuration(host: options.host, port: options.port, limits: options.limits)
         configuration.eventLoopCount = options.eventLoopCount
@@ -183,7 +186,8 @@ public final class StubServer: @unchecked Sendable {
                     method: rejection.method ?? "", target: rejection.target ?? "",
                     remoteAddress: rejection.remoteAddress, remotePort: rejection.remotePort
                 )
-                let entry = journal.record(request: request, stub: nil, status: rejection.status, duration: .zero, rejection: rejection.reason)
+                let entry = journal.record(
+                    request: request, stub: nil, status: rejection.status, duration: .zero, rejection: rejection.reason)
                 logger?(entry)
                 if feed.hasSubscribers { feed.publish(DashboardEndpoint.requestMessage(entry)) }
             }

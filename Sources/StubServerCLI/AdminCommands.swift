@@ -17,10 +17,12 @@ enum AdminCommands {
 
     static func requests(_ arguments: [String]) throws -> Int32 {
         let name = "requests"
-        let parsed = try CommandLineArguments(arguments, options: connectionOptions + [
-            .init(names: ["--unmatched"], key: "unmatched", takesValue: false),
-            .init(names: ["--limit"], key: "limit", takesValue: true),
-        ], command: name)
+        let parsed = try CommandLineArguments(
+            arguments,
+            options: connectionOptions + [
+                .init(names: ["--unmatched"], key: "unmatched", takesValue: false),
+                .init(names: ["--limit"], key: "limit", takesValue: true),
+            ], command: name)
         if parsed.wantsHelp {
             Console.out(Help.requests)
             return 0

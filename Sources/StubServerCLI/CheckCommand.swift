@@ -9,15 +9,17 @@ enum CheckCommand {
     static let name = "check"
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: [
-            .init(names: ["--openapi"], key: "openapi", takesValue: true),
-            .init(names: ["-c", "--config"], key: "config", takesValue: true),
-            .init(names: ["-g", "--settings"], key: "settings", takesValue: true),
-            .init(names: ["-e", "--env"], key: "env", takesValue: true),
-            .init(names: ["--strict"], key: "strict", takesValue: false),
-            .init(names: ["--format"], key: "format", takesValue: true),
-            .init(names: ["--expect-drift"], key: "expect-drift", takesValue: true),
-        ], command: name)
+        let parsed = try CommandLineArguments(
+            arguments,
+            options: [
+                .init(names: ["--openapi"], key: "openapi", takesValue: true),
+                .init(names: ["-c", "--config"], key: "config", takesValue: true),
+                .init(names: ["-g", "--settings"], key: "settings", takesValue: true),
+                .init(names: ["-e", "--env"], key: "env", takesValue: true),
+                .init(names: ["--strict"], key: "strict", takesValue: false),
+                .init(names: ["--format"], key: "format", takesValue: true),
+                .init(names: ["--expect-drift"], key: "expect-drift", takesValue: true),
+            ], command: name)
         if parsed.wantsHelp {
             Console.out(Help.check)
             return 0
@@ -31,7 +33,9 @@ enum CheckCommand {
         }
         let source = try ConfigSource(parsed, command: name)
         let strict = parsed.has("strict")
-        let expected = (parsed["expect-drift"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let expected = (parsed["expect-drift"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
         let api = try loadDocument(document)
         let report = try check(api, source: source, expected: expected)
         Console.out(format == "json" ? report.json(strict: strict) : report.text(strict: strict))

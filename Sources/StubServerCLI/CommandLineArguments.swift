@@ -1,4 +1,5 @@
 import Foundation
+
 /// A usage mistake: exit 64 with a one-line reason and a pointer to `--help`.
 struct UsageError: Error {
     var message: String
@@ -80,15 +81,18 @@ struct CommandLineArguments {
         guard let text = values[key] else { return nil }
         var digits = Substring(text.trimmingCharacters(in: .whitespaces))
         var unit = 1
-        let suffixes: [(String, Int)] = [("kib", 1 << 10), ("mib", 1 << 20), ("gib", 1 << 30), ("kb", 1 << 10), ("mb", 1 << 20),
-                                         ("gb", 1 << 30), ("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30), ("b", 1)]
+        let suffixes: [(String, Int)] = [
+            ("kib", 1 << 10), ("mib", 1 << 20), ("gib", 1 << 30), ("kb", 1 << 10), ("mb", 1 << 20),
+            ("gb", 1 << 30), ("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30), ("b", 1),
+        ]
         for (suffix, size) in suffixes where digits.lowercased().hasSuffix(suffix) {
             digits = digits.dropLast(suffix.count)
             unit = size
             break
         }
         guard let count = Int(digits), count > 0 else {
-            throw UsageError(message: "invalid size '\(text)' for '\(option)': expected bytes or a number with K, M or G, e.g. 256M", command: command)
+            throw UsageError(
+                message: "invalid size '\(text)' for '\(option)': expected bytes or a number with K, M or G, e.g. 256M", command: command)
         }
         let (bytes, overflow) = count.multipliedReportingOverflow(by: unit)
         guard !overflow, bytes >= 1 << 20 else {
@@ -109,7 +113,9 @@ struct CommandLineArguments {
     func number(_ key: String, option: String, in range: ClosedRange<Int>, command: String) throws -> Int? {
         guard let text = values[key] else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError(message: "invalid value '\(text)' for '\(option)': expected a number from \(range.lowerBound) to \(range.upperBound)", command: command)
+            throw UsageError(
+                message: "invalid value '\(text)' for '\(option)': expected a number from \(range.lowerBound) to \(range.upperBound)",
+                command: command)
         }
         return number
     }

@@ -17,7 +17,8 @@ enum DevelopmentCertificateCommand {
         do {
             let status = try DevelopmentCertificates.ensure(names: names)
             let identity = try DevelopmentCertificates.identity(directory: status.paths.directory)
-            var choice = HTTPSOptions.Choice(identity: identity, source: "the development certificate for \(status.names.joined(separator: ", "))")
+            var choice = HTTPSOptions.Choice(
+                identity: identity, source: "the development certificate for \(status.names.joined(separator: ", "))")
             choice.notes = { url in trustInstructions(status, url: url.absoluteString + "/") }
             return choice
         } catch {
@@ -26,11 +27,13 @@ enum DevelopmentCertificateCommand {
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: [
-            .init(names: ["--renew"], key: "renew", takesValue: false),
-            .init(names: ["--new-authority"], key: "new-authority", takesValue: false),
-            .init(names: ["--dir"], key: "dir", takesValue: true),
-        ], command: name)
+        let parsed = try CommandLineArguments(
+            arguments,
+            options: [
+                .init(names: ["--renew"], key: "renew", takesValue: false),
+                .init(names: ["--new-authority"], key: "new-authority", takesValue: false),
+                .init(names: ["--dir"], key: "dir", takesValue: true),
+            ], command: name)
         if parsed.wantsHelp {
             Console.out(Help.cert)
             return 0
@@ -38,7 +41,8 @@ enum DevelopmentCertificateCommand {
         let directory = parsed["dir"] ?? DevelopmentCertificates.defaultDirectory()
         let status: DevelopmentCertificates.Status
         do {
-            status = try DevelopmentCertificates.ensure(directory: directory, renew: parsed.has("renew"), newAuthority: parsed.has("new-authority"))
+            status = try DevelopmentCertificates.ensure(
+                directory: directory, renew: parsed.has("renew"), newAuthority: parsed.has("new-authority"))
         } catch {
             throw RuntimeFailure(error.message)
         }
@@ -68,6 +72,7 @@ enum DevelopmentCertificateCommand {
     }
 
     private static func shellQuoted(_ path: String) -> String {
-        path.allSatisfy { $0.isLetter || $0.isNumber || "/._-".contains($0) } ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        path.allSatisfy { $0.isLetter || $0.isNumber || "/._-".contains($0) }
+            ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

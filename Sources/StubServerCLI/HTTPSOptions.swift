@@ -35,28 +35,36 @@ enum HTTPSOptions {
         let certificate = parsed["certificate"]
         let key = parsed["private-key"]
         if (certificate == nil) != (key == nil) {
-            throw UsageError(message: certificate == nil ? "'--private-key' needs '--certificate <pem>'" : "'--certificate' needs '--private-key <pem>'", command: command)
+            throw UsageError(
+                message: certificate == nil ? "'--private-key' needs '--certificate <pem>'" : "'--certificate' needs '--private-key <pem>'",
+                command: command)
         }
         if https {
             let keystore = parsed["https"]
             if keystore != nil && certificate != nil {
-                throw UsageError(message: "give either '--https <keystore>' or '--certificate' with '--private-key', not both", command: command)
+                throw UsageError(
+                    message: "give either '--https <keystore>' or '--certificate' with '--private-key', not both", command: command)
             }
             if let keystore {
                 // moco: "keystore and cert must be set for HTTPS"; --keystore is the store's
                 // password, --cert the key's.
                 guard let storePassword = parsed["keystore"], let keyPassword = parsed["cert"] else {
-                    throw UsageError(message: "'--https <keystore>' needs '--keystore <store-password>' and '--cert <key-password>'", command: command)
+                    throw UsageError(
+                        message: "'--https <keystore>' needs '--keystore <store-password>' and '--cert <key-password>'", command: command)
                 }
                 do {
-                    return Choice(identity: try TLSIdentity(keystoreFile: keystore, storePassword: storePassword, keyPassword: keyPassword),
-                                  source: "keystore \(keystore)")
+                    return Choice(
+                        identity: try TLSIdentity(keystoreFile: keystore, storePassword: storePassword, keyPassword: keyPassword),
+                        source: "keystore \(keystore)")
                 } catch {
                     throw RuntimeFailure(error.message)
                 }
             }
             guard certificate != nil else {
-                throw UsageError(message: "missing '--https <keystore>' (with '--keystore' and '--cert'), or '--certificate <pem>' with '--private-key <pem>'", command: command)
+                throw UsageError(
+                    message:
+                        "missing '--https <keystore>' (with '--keystore' and '--cert'), or '--certificate <pem>' with '--private-key <pem>'",
+                    command: command)
             }
         } else if !parsed.has("https") {
             if certificate != nil { throw UsageError(message: "'--certificate' needs '--https'", command: command) }
@@ -64,7 +72,8 @@ enum HTTPSOptions {
         }
         if let certificate, let key {
             do {
-                return Choice(identity: try TLSIdentity(certificateFile: certificate, privateKeyFile: key), source: "certificate \(certificate)")
+                return Choice(
+                    identity: try TLSIdentity(certificateFile: certificate, privateKeyFile: key), source: "certificate \(certificate)")
             } catch {
                 throw RuntimeFailure(error.message)
             }

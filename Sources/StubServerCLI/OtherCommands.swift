@@ -6,9 +6,11 @@ enum ShutdownCommand {
     static let name = "shutdown"
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: [
-            .init(names: ["-s", "--shutdown-port"], key: "shutdown", takesValue: true),
-        ], command: name)
+        let parsed = try CommandLineArguments(
+            arguments,
+            options: [
+                .init(names: ["-s", "--shutdown-port"], key: "shutdown", takesValue: true)
+            ], command: name)
         if parsed.wantsHelp {
             Console.out(Help.shutdown)
             return 0
@@ -26,12 +28,14 @@ enum ValidateCommand {
     static let name = "validate"
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: [
-            .init(names: ["-c", "--config"], key: "config", takesValue: true),
-            .init(names: ["-g", "--settings"], key: "settings", takesValue: true),
-            .init(names: ["-e", "--env"], key: "env", takesValue: true),
-            .init(names: ["--strict"], key: "strict", takesValue: false),
-        ], command: name)
+        let parsed = try CommandLineArguments(
+            arguments,
+            options: [
+                .init(names: ["-c", "--config"], key: "config", takesValue: true),
+                .init(names: ["-g", "--settings"], key: "settings", takesValue: true),
+                .init(names: ["-e", "--env"], key: "env", takesValue: true),
+                .init(names: ["--strict"], key: "strict", takesValue: false),
+            ], command: name)
         if parsed.wantsHelp {
             Console.out(Help.validate)
             return 0
@@ -47,7 +51,9 @@ enum ValidateCommand {
             let sessions = loaded.sessionCount
             let files = loaded.watchedFiles.count
             let warnings = loaded.warnings.isEmpty ? "" : ", \(loaded.warnings.count) warning\(loaded.warnings.count == 1 ? "" : "s")"
-            Console.out("\(source.config ?? source.settings!): ok (\(sessions) session\(sessions == 1 ? "" : "s") from \(files) file\(files == 1 ? "" : "s")\(warnings))")
+            Console.out(
+                "\(source.config ?? source.settings!): ok (\(sessions) session\(sessions == 1 ? "" : "s") from \(files) file\(files == 1 ? "" : "s")\(warnings))"
+            )
             return 0
         } catch let error as ConfigError {
             throw RuntimeFailure(lines: error.diagnostics.map(\.description))

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -101,7 +102,8 @@ final class ShutdownPort: @unchecked Sendable {
                     let count = chunk.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
                     if count > 0 {
                         client.received.append(contentsOf: chunk[0..<count])
-                        done = client.received.contains(UInt8(ascii: "\n")) || client.received == Array(Self.key.utf8)
+                        done =
+                            client.received.contains(UInt8(ascii: "\n")) || client.received == Array(Self.key.utf8)
                             || client.received.count >= 1024
                     } else if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
                         done = true

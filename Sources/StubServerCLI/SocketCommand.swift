@@ -1,5 +1,6 @@
 import Foundation
 import StubServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -61,7 +62,9 @@ enum SocketCommand {
             case .reloaded(let files):
                 Console.out("\(files.map(StartCommand.displayName).joined(separator: ", ")) changed; configuration reloaded")
             case .failed(let files, let error):
-                Console.err("\(files.map(StartCommand.displayName).joined(separator: ", ")) changed but the configuration is broken; still serving the last good one:")
+                Console.err(
+                    "\(files.map(StartCommand.displayName).joined(separator: ", ")) changed but the configuration is broken; still serving the last good one:"
+                )
                 for line in "\(error)".split(separator: "\n") { Console.err("  \(line)") }
             }
         }

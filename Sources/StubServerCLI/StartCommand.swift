@@ -1,5 +1,6 @@
 import Foundation
 import StubServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -36,7 +37,8 @@ enum StartCommand {
     /// `start`, or moco's `https` task (`https: true`: a keystore or PEM files are required).
     static func run(_ arguments: [String], https: Bool = false) throws -> Int32 {
         let name = https ? HTTPSOptions.command : name
-        let parsed = try CommandLineArguments(arguments, options: options + (https ? HTTPSOptions.httpsOptions : HTTPSOptions.startOptions), command: name)
+        let parsed = try CommandLineArguments(
+            arguments, options: options + (https ? HTTPSOptions.httpsOptions : HTTPSOptions.startOptions), command: name)
         if parsed.wantsHelp {
             Console.out(https ? Help.https : Help.start)
             return 0
@@ -81,7 +83,9 @@ enum StartCommand {
         if let names = parsed["allowed-host"] {
             let hosts = names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             guard !hosts.isEmpty, hosts.allSatisfy({ !$0.isEmpty && !$0.contains(where: { $0 == "/" || $0 == ":" || $0 == " " }) }) else {
-                throw UsageError(message: "invalid value '\(names)' for '--allowed-host': expected host names separated by commas (no ports)", command: name)
+                throw UsageError(
+                    message: "invalid value '\(names)' for '--allowed-host': expected host names separated by commas (no ports)",
+                    command: name)
             }
             serverOptions.allowedHosts = hosts
         }
@@ -100,7 +104,9 @@ enum StartCommand {
         if !SocketAddressCheck.isLoopback(host) {
             Console.err("stubserver: warning: listening on \(host) exposes your stubs to every machine that can reach this one")
             if !server.isAdminEnabled && !parsed.has("no-admin") {
-                Console.err("stubserver: note: the admin API (/__admin/) is off because \(host) is wider than loopback; give --admin-token TOKEN to turn it on")
+                Console.err(
+                    "stubserver: note: the admin API (/__admin/) is off because \(host) is wider than loopback; give --admin-token TOKEN to turn it on"
+                )
             }
         }
         do {
@@ -120,11 +126,13 @@ enum StartCommand {
                 Console.out("\(files.map(displayName).joined(separator: ", ")) changed; configuration reloaded")
                 for warning in server.warnings { Console.err("stubserver: warning: \(warning)") }
             case .failed(let files, let error):
-                Console.err("\(files.map(displayName).joined(separator: ", ")) changed but the configuration is broken; still serving the last good one:")
+                Console.err(
+                    "\(files.map(displayName).joined(separator: ", ")) changed but the configuration is broken; still serving the last good one:"
+                )
                 for line in "\(error)".split(separator: "\n") { Console.err("  \(line)") }
             }
         }
-        Console.out("Server is started at \(server.port)")   // moco's line, first: scripts wait for it
+        Console.out("Server is started at \(server.port)") // moco's line, first: scripts wait for it
         Console.out(servingLine(stubs: server.stubCount, files: server.watchedFiles.count, url: server.baseURL.absoluteString))
         if let tls {
             Console.out("HTTPS: \(server.baseURL.absoluteString) with \(tls.source)")

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import HTTPEngine
 import Locking
 // Stubs are built with the same `StubDefinition` values as `StubServer(stubs:)`, from the
 // model alone: a target linking this client does not compile the moco engine (matching,
@@ -6,7 +7,6 @@ import Locking
 // public types (`UpstreamClient`, `HTTPHeaders`, …), as it did when it re-exported StubServer.
 @_exported import StubModel
 @_exported import StubVerification
-@_exported import HTTPEngine
 
 /// Drives a running `stubserver` through its admin API (`/__admin/`) from another process: an
 /// XCUITest target, a test helper, a script. XCTest-free. Every call has the same name as the
@@ -111,7 +111,8 @@ public final class StubServerClient: @unchecked Sendable {
     }
 
     public func findRequests(matching filter: RequestFilter) async throws -> [RecordedRequest] {
-        try await call("POST", "requests/find", body: filter.mocoJSON)["requests"]?.arrayValue?.compactMap(RecordedRequest.init(json:)) ?? []
+        try await call("POST", "requests/find", body: filter.mocoJSON)["requests"]?.arrayValue?.compactMap(RecordedRequest.init(json:))
+            ?? []
     }
 
     /// Empties the journal.
@@ -158,7 +159,8 @@ public final class StubServerClient: @unchecked Sendable {
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }
         if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }
         do {
-            var request = try UpstreamRequest(method: method, url: url + "/__admin/" + path, headers: headers, body: Array((body ?? "").utf8))
+            var request = try UpstreamRequest(
+                method: method, url: url + "/__admin/" + path, headers: headers, body: Array((body ?? "").utf8))
             request.readTimeout = .milliseconds(Int((timeout * 1000).rounded()))
             return request
         } catch {
@@ -190,7 +192,9 @@ public final class StubServerClient: @unchecked Sendable {
         return try Self.decode(box.snapshot!, method: method, path: path, url: upstreamRequest.url)
     }
 
-    private static func decode(_ result: Result<UpstreamResponse, UpstreamError>, method: String, path: String, url: String) throws -> JSONValue {
+    private static func decode(_ result: Result<UpstreamResponse, UpstreamError>, method: String, path: String, url: String) throws
+        -> JSONValue
+    {
         let response: UpstreamResponse
         switch result {
         case .success(let answered): response = answered

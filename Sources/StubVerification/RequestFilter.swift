@@ -76,9 +76,10 @@ public struct RequestFilter: Sendable, Hashable, CustomStringConvertible {
     /// Also requires the body (as UTF-8 text) to contain `text`.
     public func withBody(containing text: String) -> RequestFilter {
         var copy = self
-        copy.conditions.append(Condition(
-            key: "text", name: nil, json: #"{"contain":\#(JSONText.quoted(text))}"#,
-            description: "body containing \(JSONText.quoted(text))"))
+        copy.conditions.append(
+            Condition(
+                key: "text", name: nil, json: #"{"contain":\#(JSONText.quoted(text))}"#,
+                description: "body containing \(JSONText.quoted(text))"))
         return copy
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import XCTest
+
 #if canImport(Testing)
 import Testing
 #endif

@@ -104,8 +104,9 @@ package enum RunningTest {
         // Private and local classes reflect as `Module.(unknown context at $…).Name`.
         let qualified = !reflected.contains("(") && reflected.contains(".")
         let className = qualified ? reflected : String(describing: type)
-        return Identity(className: className, isModuleQualified: qualified,
-                        methodName: methodName(fromTestName: testCase.name, className: String(describing: type)))
+        return Identity(
+            className: className, isModuleQualified: qualified,
+            methodName: methodName(fromTestName: testCase.name, className: String(describing: type)))
     }
 
     /// The method part of XCTest's test name: `-[Module.Class method name]` on Apple platforms,

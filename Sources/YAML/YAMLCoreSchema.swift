@@ -65,7 +65,7 @@ enum YAMLCoreSchema {
         guard !bytes.isEmpty else { return nil }
         if bytes.count > 2, bytes[0] == UInt8(ascii: "0"), bytes[1] == UInt8(ascii: "x") || bytes[1] == UInt8(ascii: "o") {
             let radix = bytes[1] == UInt8(ascii: "x") ? 16 : 8
-            var decimal: [UInt8] = [0]  // little-endian decimal digits
+            var decimal: [UInt8] = [0] // little-endian decimal digits
             for byte in bytes[2...] {
                 guard let digit = YAMLScanner.hexValue(byte), Int(digit) < radix else { return nil }
                 var carry = Int(digit)

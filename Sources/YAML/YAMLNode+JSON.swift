@@ -53,7 +53,7 @@ extension YAMLNode {
             throw fail("a mapping key that is \(key.kindDescription) cannot become a JSON object key", at: key.mark)
         }
         if case .float(let value, _) = scalar.value, !value.isFinite {
-            return scalar.text  // as written; only values must be JSON numbers
+            return scalar.text // as written; only values must be JSON numbers
         }
         return scalar.keyText
     }
@@ -68,7 +68,9 @@ extension YAMLNode {
             return .number(number)
         case .float(let value, let text):
             guard value.isFinite, let number = JSONNumber(text) else {
-                throw fail("\(quoted(scalar.text)) is \(value.isNaN ? "not a number" : "infinite"), which JSON cannot hold; quote it to keep it as a string", at: mark)
+                throw fail(
+                    "\(quoted(scalar.text)) is \(value.isNaN ? "not a number" : "infinite"), which JSON cannot hold; quote it to keep it as a string",
+                    at: mark)
             }
             return .number(number)
         }

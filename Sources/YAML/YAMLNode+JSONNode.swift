@@ -14,7 +14,8 @@ extension YAMLNode {
     func jsonNode(budget: inout Int) throws(YAMLSyntaxError) -> JSONNode {
         budget -= 1
         if budget < 0 {
-            throw YAMLSyntaxError(message: "the document expands to too many nodes for JSON (aliases)", offset: mark.offset, position: mark.position)
+            throw YAMLSyntaxError(
+                message: "the document expands to too many nodes for JSON (aliases)", offset: mark.offset, position: mark.position)
         }
         switch kind {
         case .scalar(let scalar):
@@ -24,7 +25,7 @@ extension YAMLNode {
             case .bool(let flag): kind = .bool(flag)
             case .number(let number): kind = .number(number)
             case .string(let text): kind = .string(text)
-            case .array, .object: kind = .null  // a scalar never converts to a collection
+            case .array, .object: kind = .null // a scalar never converts to a collection
             }
             return JSONNode(kind: kind, offset: mark.offset)
         case .sequence(let elements):

@@ -1,7 +1,7 @@
 /// Block and flow collections.
 extension YAMLParser {
     mutating func parseBlockSequence() throws(YAMLSyntaxError) -> [YAMLNode] {
-        _ = try next()  // BLOCK-SEQUENCE-START
+        _ = try next() // BLOCK-SEQUENCE-START
         var elements: [YAMLNode] = []
         while true {
             let token = try peek()
@@ -19,7 +19,8 @@ extension YAMLParser {
                 _ = try next()
                 return elements
             default:
-                throw fail("expected '-' for the next entry of the block sequence, found \(token.description)\(hint(for: token))", at: token.start)
+                throw fail(
+                    "expected '-' for the next entry of the block sequence, found \(token.description)\(hint(for: token))", at: token.start)
             }
         }
     }
@@ -42,7 +43,7 @@ extension YAMLParser {
     }
 
     mutating func parseBlockMapping() throws(YAMLSyntaxError) -> [YAMLPair] {
-        _ = try next()  // BLOCK-MAPPING-START
+        _ = try next() // BLOCK-MAPPING-START
         var pairs: [YAMLPair] = []
         while true {
             var token = try peek()
@@ -88,7 +89,7 @@ extension YAMLParser {
     }
 
     mutating func parseFlowSequence() throws(YAMLSyntaxError) -> [YAMLNode] {
-        let open = try next()  // '['
+        let open = try next() // '['
         var elements: [YAMLNode] = []
         var first = true
         while true {
@@ -99,7 +100,9 @@ extension YAMLParser {
                     if token.kind == .streamEnd || token.kind == .documentStart || token.kind == .documentEnd {
                         throw fail("the flow sequence that starts at \(open.start) is not closed; expected ']'", at: token.start)
                     }
-                    throw fail("expected ',' or ']' in the flow sequence that starts at \(open.start), found \(token.description)", at: token.start)
+                    throw fail(
+                        "expected ',' or ']' in the flow sequence that starts at \(open.start), found \(token.description)", at: token.start
+                    )
                 }
                 _ = try next()
                 token = try peek()
@@ -120,12 +123,12 @@ extension YAMLParser {
                 elements.append(try parseNode(block: false, indentlessSequence: false))
             }
         }
-        _ = try next()  // ']'
+        _ = try next() // ']'
         return elements
     }
 
     mutating func parseFlowMapping() throws(YAMLSyntaxError) -> [YAMLPair] {
-        let open = try next()  // '{'
+        let open = try next() // '{'
         var pairs: [YAMLPair] = []
         var first = true
         while true {
@@ -136,7 +139,8 @@ extension YAMLParser {
                     if token.kind == .streamEnd || token.kind == .documentStart || token.kind == .documentEnd {
                         throw fail("the flow mapping that starts at \(open.start) is not closed; expected '}'", at: token.start)
                     }
-                    throw fail("expected ',' or '}' in the flow mapping that starts at \(open.start), found \(token.description)", at: token.start)
+                    throw fail(
+                        "expected ',' or '}' in the flow mapping that starts at \(open.start), found \(token.description)", at: token.start)
                 }
                 _ = try next()
                 token = try peek()
@@ -152,7 +156,7 @@ extension YAMLParser {
                 pairs.append(try parseFlowPair(end: .flowMappingEnd).pair)
             }
         }
-        _ = try next()  // '}'
+        _ = try next() // '}'
         return pairs
     }
 

@@ -26,7 +26,7 @@ struct YAMLParser {
     // MARK: Stream and documents
 
     mutating func parseStream() throws(YAMLSyntaxError) -> [YAMLNode] {
-        _ = try next()  // stream start
+        _ = try next() // stream start
         var documents: [YAMLNode] = []
         var previousEndedExplicitly = true
         var previousHadContent = false
@@ -123,7 +123,9 @@ struct YAMLParser {
     mutating func count(_ weight: Int, at mark: YAMLMark) throws(YAMLSyntaxError) {
         expandedNodes += weight
         if expandedNodes > limits.maximumExpandedNodes {
-            throw fail("the document stands for more than \(limits.maximumExpandedNodes) nodes once its aliases are expanded; refusing it (too many or too deeply nested aliases)", at: mark)
+            throw fail(
+                "the document stands for more than \(limits.maximumExpandedNodes) nodes once its aliases are expanded; refusing it (too many or too deeply nested aliases)",
+                at: mark)
         }
     }
 
@@ -133,7 +135,8 @@ struct YAMLParser {
             _ = try next()
             guard let anchored = anchors[name] else {
                 if openAnchors.contains(name) {
-                    throw fail("the alias '*\(name)' refers to the node that contains it; recursive structures are not supported", at: token.start)
+                    throw fail(
+                        "the alias '*\(name)' refers to the node that contains it; recursive structures are not supported", at: token.start)
                 }
                 throw fail("found undefined alias '\(name)'", at: token.start)
             }
@@ -236,7 +239,8 @@ struct YAMLParser {
         default: return
         }
         if expected != kind {
-            throw fail("the node is tagged !!\(name) but is a \(kind == "seq" ? "sequence" : kind == "map" ? "mapping" : "scalar")", at: mark)
+            throw fail(
+                "the node is tagged !!\(name) but is a \(kind == "seq" ? "sequence" : kind == "map" ? "mapping" : "scalar")", at: mark)
         }
     }
 }

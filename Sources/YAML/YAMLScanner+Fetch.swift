@@ -18,7 +18,7 @@ extension YAMLScanner {
         try removeSimpleKey()
         simpleKeyAllowed = false
         let start = mark
-        advance()  // '%'
+        advance() // '%'
         let name = scanWord()
         var kind: YAMLToken.Kind? = nil
         switch name {
@@ -148,7 +148,9 @@ extension YAMLScanner {
         } else {
             if flowLevel == 0 {
                 guard simpleKeyAllowed else {
-                    throw fail("a ':' is not allowed here; a mapping key must be on one line (is a ':' missing on the line before, or does a value need quotes?)")
+                    throw fail(
+                        "a ':' is not allowed here; a mapping key must be on one line (is a ':' missing on the line before, or does a value need quotes?)"
+                    )
                 }
                 try rollIndent(column, tokenNumber: nil, kind: .blockMappingStart, at: mark)
             }
@@ -194,7 +196,7 @@ extension YAMLScanner {
             advance()
             suffix = String(decoding: body, as: UTF8.self)
         } else {
-            advance()  // '!'
+            advance() // '!'
             var first: [UInt8] = []
             while !isBlankZ() && !Self.isFlowIndicator(peek()) && peek() != UInt8(ascii: "!") {
                 copy(into: &first)
@@ -227,7 +229,8 @@ extension YAMLScanner {
         var position = 0
         while position < bytes.count {
             if bytes[position] == UInt8(ascii: "%") {
-                guard position + 2 < bytes.count, let value = UInt8(String(decoding: bytes[(position + 1)...(position + 2)], as: UTF8.self), radix: 16)
+                guard position + 2 < bytes.count,
+                    let value = UInt8(String(decoding: bytes[(position + 1)...(position + 2)], as: UTF8.self), radix: 16)
                 else { throw scanner.fail("a '%' in a tag must be followed by two hex digits", at: place) }
                 out.append(value)
                 position += 3

@@ -131,7 +131,7 @@ extension YAMLScanner {
                 out.append(contentsOf: whitespaces)
             }
         }
-        advance()  // closing quote
+        advance() // closing quote
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -157,7 +157,7 @@ extension YAMLScanner {
 
     mutating func scanEscape(into out: inout [UInt8]) throws(YAMLSyntaxError) {
         let start = mark
-        advance()  // '\'
+        advance() // '\'
         let code = peek()
         var hexDigits = 0
         switch code {
@@ -195,7 +195,9 @@ extension YAMLScanner {
             advance()
         }
         guard let scalar = Unicode.Scalar(value) else {
-            throw fail("the escape '\\\(Character(Unicode.Scalar(code)))' names U+\(String(value, radix: 16, uppercase: true)), which is not a Unicode scalar", at: start)
+            throw fail(
+                "the escape '\\\(Character(Unicode.Scalar(code)))' names U+\(String(value, radix: 16, uppercase: true)), which is not a Unicode scalar",
+                at: start)
         }
         out.append(contentsOf: Array(String(Character(scalar)).utf8))
     }
@@ -213,8 +215,8 @@ extension YAMLScanner {
 
     mutating func scanBlockScalar(folded: Bool) throws(YAMLSyntaxError) -> String {
         let start = mark
-        advance()  // '|' or '>'
-        var chomping = 0  // -1 strip, 0 clip, +1 keep
+        advance() // '|' or '>'
+        var chomping = 0 // -1 strip, 0 clip, +1 keep
         var increment = 0
         for _ in 0..<2 {
             let byte = peek()
@@ -236,7 +238,8 @@ extension YAMLScanner {
             while !isBreakZ() { advance() }
         }
         guard isBreakZ() else {
-            throw fail("found \(describeCharacter()) after the block scalar header that starts at \(start); expected a comment or a line break")
+            throw fail(
+                "found \(describeCharacter()) after the block scalar header that starts at \(start); expected a comment or a line break")
         }
         if !atEnd { skipBreak() }
 
@@ -260,7 +263,7 @@ extension YAMLScanner {
             trailingBreaks = 0
             leadingBlank = Self.isBlank(peek())
             while !isBreakZ() { copy(into: &out) }
-            leadingBreak = true  // the end of the input ends the last line like a line break
+            leadingBreak = true // the end of the input ends the last line like a line break
             if atEnd { break }
             skipBreak()
             try scanBlockScalarBreaks(indent: &blockIndent, breaks: &trailingBreaks, start: start)
@@ -283,7 +286,7 @@ extension YAMLScanner {
             if peek() == 0x09 && column < contentColumn {
                 throw fail("tab characters cannot indent a block scalar's content")
             }
-            if atEnd && column > 0 && blockIndent == nil { breaks += 1 }  // a last line of spaces
+            if atEnd && column > 0 && blockIndent == nil { breaks += 1 } // a last line of spaces
             guard !atEnd, Self.isBreak(peek()) else { break }
             skipBreak()
             breaks += 1

@@ -5,9 +5,9 @@ import Foundation
 enum StubsFolder {
     /// `<repository>/Stubs`.
     static let url = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Support
-        .deletingLastPathComponent()  // Specs
-        .deletingLastPathComponent()  // the repository
+        .deletingLastPathComponent() // Support
+        .deletingLastPathComponent() // Specs
+        .deletingLastPathComponent() // the repository
         .appendingPathComponent("Stubs", isDirectory: true)
 
     /// `Stubs/settings.json`, what `make stub` serves.

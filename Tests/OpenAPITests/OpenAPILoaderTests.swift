@@ -39,36 +39,36 @@ final class OpenAPILoaderTests: XCTestCase {
     }
 
     static let users = ##"""
-    {
-      "openapi": "3.0.3",
-      "info": {"title": "Users", "version": "1"},
-      "servers": [{"url": "https://api.example.com/v1/"}, {"url": "{scheme}://localhost/{base}", "variables": {"scheme": {"default": "http"}, "base": {"default": "beta"}}}],
-      "paths": {
-        "/users/{id}": {
-          "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
-          "get": {
-            "operationId": "getUser",
-            "parameters": [
-              {"name": "fields", "in": "query", "style": "form", "explode": false, "schema": {"type": "array", "items": {"type": "string"}}},
-              {"name": "X-Trace", "in": "header", "schema": {"type": "string"}}
-            ],
-            "responses": {
-              "200": {"description": "ok", "headers": {"ETag": {"schema": {"type": "string"}, "required": true}},
-                      "content": {"application/json": {"schema": {"$ref": "#/components/schemas/User"}}}},
-              "4XX": {"$ref": "#/components/responses/Problem"},
-              "default": {"description": "other"}
-            }
+        {
+          "openapi": "3.0.3",
+          "info": {"title": "Users", "version": "1"},
+          "servers": [{"url": "https://api.example.com/v1/"}, {"url": "{scheme}://localhost/{base}", "variables": {"scheme": {"default": "http"}, "base": {"default": "beta"}}}],
+          "paths": {
+            "/users/{id}": {
+              "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
+              "get": {
+                "operationId": "getUser",
+                "parameters": [
+                  {"name": "fields", "in": "query", "style": "form", "explode": false, "schema": {"type": "array", "items": {"type": "string"}}},
+                  {"name": "X-Trace", "in": "header", "schema": {"type": "string"}}
+                ],
+                "responses": {
+                  "200": {"description": "ok", "headers": {"ETag": {"schema": {"type": "string"}, "required": true}},
+                          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/User"}}}},
+                  "4XX": {"$ref": "#/components/responses/Problem"},
+                  "default": {"description": "other"}
+                }
+              },
+              "delete": {"responses": {"204": {"description": "gone"}}}
+            },
+            "/users/me": {"get": {"responses": {"200": {"description": "me"}}}}
           },
-          "delete": {"responses": {"204": {"description": "gone"}}}
-        },
-        "/users/me": {"get": {"responses": {"200": {"description": "me"}}}}
-      },
-      "components": {
-        "schemas": {"User": {"type": "object", "properties": {"id": {"type": "integer"}}}},
-        "responses": {"Problem": {"description": "problem", "content": {"application/problem+json": {"schema": {"type": "object"}}}}}
-      }
-    }
-    """##
+          "components": {
+            "schemas": {"User": {"type": "object", "properties": {"id": {"type": "integer"}}}},
+            "responses": {"Problem": {"description": "problem", "content": {"application/problem+json": {"schema": {"type": "object"}}}}}
+          }
+        }
+        """##
 
     func testOperationsParametersResponsesAndServers() throws {
         try write("api.json", Self.users)
@@ -84,33 +84,48 @@ final class OpenAPILoaderTests: XCTestCase {
         let fields = try XCTUnwrap(get.parameter("fields", in: .query))
         XCTAssertEqual(fields.style, .form)
         XCTAssertFalse(fields.explode)
-        XCTAssertEqual(get.parameter("x-trace", in: .header)?.style, .simple, "header names compare case-insensitively; simple is their default")
+        XCTAssertEqual(
+            get.parameter("x-trace", in: .header)?.style, .simple, "header names compare case-insensitively; simple is their default")
         XCTAssertEqual(get.response(for: 200)?.status, .code(200))
         XCTAssertEqual(get.response(for: 404)?.status, .range(4))
         XCTAssertEqual(get.response(for: 503)?.status, .default)
         XCTAssertNil(api.operations[1].response(for: 200))
         XCTAssertEqual(get.response(for: 404)?.content(for: "application/problem+json; charset=utf-8")?.name, "application/problem+json")
         XCTAssertEqual(get.response(for: 200)?.headers.map(\.name), ["ETag"])
-        XCTAssertEqual(get.response(for: 200)?.content(for: "application/json")?.schema?.description, "#/paths/~1users~1{id}/get/responses/200/content/application~1json/schema")
-        XCTAssertEqual(api.operations(matchingPath: "/v1/users/me").map(\.operation.name), ["GET /users/me", "GET /users/{id}", "DELETE /users/{id}"], "concrete paths first")
+        XCTAssertEqual(
+            get.response(for: 200)?.content(for: "application/json")?.schema?.description,
+            "#/paths/~1users~1{id}/get/responses/200/content/application~1json/schema")
+        XCTAssertEqual(
+            api.operations(matchingPath: "/v1/users/me").map(\.operation.name), ["GET /users/me", "GET /users/{id}", "DELETE /users/{id}"],
+            "concrete paths first")
         XCTAssertEqual(api.operations(matchingPath: "/beta/users/7").first?.variables, ["id": "7"])
         XCTAssertEqual(api.operations(matchingPath: "/users/7").count, 0, "the servers' base path is required")
     }
 
     func testRelativeFileReferencesAndPointerEscapes() throws {
-        try write("schemas/user.json", ##"{"User": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "friend": {"$ref": "#/User"}}}}"##)
-        try write("api.json", ##"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/a~b/{x}": {"get": {"parameters": [{"name": "x", "in": "path", "required": true}], "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "schemas/user.json#/User"}}}}}}}}}"##)
+        try write(
+            "schemas/user.json",
+            ##"{"User": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "friend": {"$ref": "#/User"}}}}"##
+        )
+        try write(
+            "api.json",
+            ##"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/a~b/{x}": {"get": {"parameters": [{"name": "x", "in": "path", "required": true}], "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "schemas/user.json#/User"}}}}}}}}}"##
+        )
         let api = try load("api.json")
         let schema = try XCTUnwrap(api.operations[0].response(for: 200)?.content[0].schema)
         let problems = SchemaValidator(api).validate(["name": "a", "friend": ["name": 1]], against: schema)
-        XCTAssertEqual(problems.map(\.description), [##"$.friend.name: expected a string, got an integer 1 (schema schemas/user.json#/User/properties/name/type)"##])
+        XCTAssertEqual(
+            problems.map(\.description),
+            [##"$.friend.name: expected a string, got an integer 1 (schema schemas/user.json#/User/properties/name/type)"##])
     }
 
     func testAReferenceOutsideTheDocumentsFolderIsRefused() throws {
         let outside = NSTemporaryDirectory() + "openapi-outside-\(UUID().uuidString).json"
         try ##"{"User": {"type": "object"}}"##.write(toFile: outside, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: outside) }
-        try write("api.json", """
+        try write(
+            "api.json",
+            """
             {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
              "components": {"schemas": {"U": {"$ref": "../\((outside as NSString).lastPathComponent)#/User"}}}}
             """)
@@ -133,7 +148,9 @@ final class OpenAPILoaderTests: XCTestCase {
     }
 
     func testARefCycleWithNothingInBetweenIsAnError() throws {
-        try write("api.json", """
+        try write(
+            "api.json",
+            """
             {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
              "components": {"schemas": {"A": {"$ref": "#/components/schemas/B"}, "B": {"$ref": "#/components/schemas/A"}}}}
             """)
@@ -143,17 +160,23 @@ final class OpenAPILoaderTests: XCTestCase {
     }
 
     func testARefToNothingNamesTheDocumentPathLineAndColumn() throws {
-        try write("api.json", """
+        try write(
+            "api.json",
+            """
             {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
              "paths": {"/a": {"get": {"responses": {"200": {"$ref": "#/components/responses/Missing"}}}}}}
             """)
         let error = try XCTUnwrap(loadError("api.json"))
-        XCTAssertEqual(error.diagnostics.first?.description,
-            ##"api.json: .paths["/a"].get.responses.200["$ref"]: "#/components/responses/Missing" points at nothing: "#/components/responses/Missing" is not in api.json (line 2, column 57)"##)
+        XCTAssertEqual(
+            error.diagnostics.first?.description,
+            ##"api.json: .paths["/a"].get.responses.200["$ref"]: "#/components/responses/Missing" points at nothing: "#/components/responses/Missing" is not in api.json (line 2, column 57)"##
+        )
     }
 
     func testStructuralProblemsAreReportedTogether() throws {
-        try write("api.json", """
+        try write(
+            "api.json",
+            """
             {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
              "paths": {"/a/{id}": {"get": {"parameters": [{"name": "q", "in": "body"}], "responses": {"20": {"description": "x"}}}}}}
             """)

@@ -27,13 +27,19 @@ final class OpenAPIYAMLTests: XCTestCase {
         for operation in document.operations {
             lines.append("\(operation.name) id=\(operation.operationID ?? "-") at \(operation.location)")
             for parameter in operation.parameters {
-                lines.append("  param \(parameter.location.rawValue) \(parameter.name) required=\(parameter.required) style=\(parameter.style.rawValue) explode=\(parameter.explode) schema=\(parameter.schema?.description ?? "-")")
+                lines.append(
+                    "  param \(parameter.location.rawValue) \(parameter.name) required=\(parameter.required) style=\(parameter.style.rawValue) explode=\(parameter.explode) schema=\(parameter.schema?.description ?? "-")"
+                )
             }
             if let body = operation.requestBody {
-                lines.append("  body required=\(body.required) " + body.content.map { "\($0.name)=\($0.schema?.description ?? "-")" }.joined(separator: " "))
+                lines.append(
+                    "  body required=\(body.required) "
+                        + body.content.map { "\($0.name)=\($0.schema?.description ?? "-")" }.joined(separator: " "))
             }
             for response in operation.responses {
-                lines.append("  response \(response.status) at \(response.location) headers=\(response.headers.map { "\($0.name):\($0.required)" }) " + response.content.map { "\($0.name)=\($0.schema?.description ?? "-")" }.joined(separator: " "))
+                lines.append(
+                    "  response \(response.status) at \(response.location) headers=\(response.headers.map { "\($0.name):\($0.required)" }) "
+                        + response.content.map { "\($0.name)=\($0.schema?.description ?? "-")" }.joined(separator: " "))
             }
         }
         return lines
@@ -59,12 +65,16 @@ final class OpenAPIYAMLTests: XCTestCase {
         }
         candidates.append(repository.appendingPathComponent("Tests/YAMLTests/Fixtures/openapi-examples"))
         candidates.append(repository.deletingLastPathComponent().appendingPathComponent("shared/reference/openapi-examples"))
-        guard let examples = candidates.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("LICENSE").path) }) else {
+        guard let examples = candidates.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("LICENSE").path) })
+        else {
             throw XCTSkip("the public OpenAPI examples are not present (see docs/contract-checks.md#yaml-documents)")
         }
         let loader = OpenAPILoader(workingDirectory: examples.path)
         var compared = 0
-        for name in ["v3.0/petstore", "v3.0/petstore-expanded", "v3.0/api-with-examples", "v3.0/callback-example", "v3.0/link-example", "v3.0/uspto", "v3.1/webhook-example", "v3.1/non-oauth-scopes"] {
+        for name in [
+            "v3.0/petstore", "v3.0/petstore-expanded", "v3.0/api-with-examples", "v3.0/callback-example", "v3.0/link-example", "v3.0/uspto",
+            "v3.1/webhook-example", "v3.1/non-oauth-scopes",
+        ] {
             guard FileManager.default.fileExists(atPath: examples.appendingPathComponent(name + ".yaml").path) else { continue }
             let yaml = try loader.load(name + ".yaml")
             let json = try loader.load(name + ".json")
@@ -76,20 +86,20 @@ final class OpenAPIYAMLTests: XCTestCase {
 
     func testYAMLReferencesToOtherYAMLFiles() throws {
         try """
-            openapi: 3.0.3
-            info: {title: Pets, version: '1'}
-            paths:
-              /pets/{id}:
-                get:
-                  parameters:
-                  - {name: id, in: path, required: true, schema: {type: integer}}
-                  responses:
-                    '200':
-                      description: A pet
-                      content:
-                        application/json:
-                          schema: {$ref: 'schemas/pet.yml#/Pet'}
-            """.write(toFile: folder + "/api.yaml", atomically: true, encoding: .utf8)
+        openapi: 3.0.3
+        info: {title: Pets, version: '1'}
+        paths:
+          /pets/{id}:
+            get:
+              parameters:
+              - {name: id, in: path, required: true, schema: {type: integer}}
+              responses:
+                '200':
+                  description: A pet
+                  content:
+                    application/json:
+                      schema: {$ref: 'schemas/pet.yml#/Pet'}
+        """.write(toFile: folder + "/api.yaml", atomically: true, encoding: .utf8)
         try "Pet:\n  type: object\n  required: [name]\n  properties:\n    name: {type: string}\n"
             .write(toFile: folder + "/schemas/pet.yml", atomically: true, encoding: .utf8)
         let document = try OpenAPILoader(workingDirectory: folder).load("api.yaml")
@@ -123,7 +133,8 @@ final class OpenAPIYAMLTests: XCTestCase {
     }
 
     func testModelErrorsInYAMLPointAtTheYAMLLine() throws {
-        try "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          $ref: '#/components/responses/Missing'\n"
+        try
+            "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          $ref: '#/components/responses/Missing'\n"
             .write(toFile: folder + "/dangling.yaml", atomically: true, encoding: .utf8)
         do {
             _ = try OpenAPILoader(workingDirectory: folder).load("dangling.yaml")

@@ -51,10 +51,16 @@ final class PublicDocumentTests: XCTestCase {
             XCTAssertEqual(yaml.sources.documents[0].root.value, json.sources.documents[0].root.value, name)
             XCTAssertEqual(yaml.version, json.version)
             XCTAssertEqual(yaml.operations.map(\.name), json.operations.map(\.name))
-            XCTAssertEqual(yaml.operations.map { $0.parameters.map { "\($0.name) \($0.location) \($0.style) \($0.explode) \($0.required)" } },
-                           json.operations.map { $0.parameters.map { "\($0.name) \($0.location) \($0.style) \($0.explode) \($0.required)" } })
-            XCTAssertEqual(yaml.operations.map { $0.responses.map { "\($0.status) \($0.content.map { "\($0.name) \($0.schema?.description ?? "-")" })" } },
-                           json.operations.map { $0.responses.map { "\($0.status) \($0.content.map { "\($0.name) \($0.schema?.description ?? "-")" })" } })
+            XCTAssertEqual(
+                yaml.operations.map { $0.parameters.map { "\($0.name) \($0.location) \($0.style) \($0.explode) \($0.required)" } },
+                json.operations.map { $0.parameters.map { "\($0.name) \($0.location) \($0.style) \($0.explode) \($0.required)" } })
+            XCTAssertEqual(
+                yaml.operations.map {
+                    $0.responses.map { "\($0.status) \($0.content.map { "\($0.name) \($0.schema?.description ?? "-")" })" }
+                },
+                json.operations.map {
+                    $0.responses.map { "\($0.status) \($0.content.map { "\($0.name) \($0.schema?.description ?? "-")" })" }
+                })
         }
     }
 
@@ -65,8 +71,9 @@ final class PublicDocumentTests: XCTestCase {
         let pet = try XCTUnwrap(api.schema(named: "Pet"))
         let validator = SchemaValidator(api)
         XCTAssertEqual(validator.validate(["id": 7, "name": "Rex", "tag": "dog"], against: pet), [])
-        XCTAssertEqual(validator.validate(["name": "Rex"], against: pet).map(\.description),
-                       [#"$: missing the required property "id" (schema #/components/schemas/Pet/allOf/1/required)"#])
+        XCTAssertEqual(
+            validator.validate(["name": "Rex"], against: pet).map(\.description),
+            [#"$: missing the required property "id" (schema #/components/schemas/Pet/allOf/1/required)"#])
     }
 
     func testWebhookExample31() throws {
@@ -74,8 +81,9 @@ final class PublicDocumentTests: XCTestCase {
         XCTAssertEqual(api.dialect, .openAPI31)
         XCTAssertEqual(api.operations.map(\.name), ["GET /pets"], "webhooks are not operations a client calls")
         let pet = try XCTUnwrap(api.schema(named: "Pet"))
-        XCTAssertEqual(SchemaValidator(api).validate(["id": "x", "name": "n"], against: pet).map(\.schemaLocation),
-                       ["#/components/schemas/Pet/properties/id/type"])
+        XCTAssertEqual(
+            SchemaValidator(api).validate(["id": "x", "name": "n"], against: pet).map(\.schemaLocation),
+            ["#/components/schemas/Pet/properties/id/type"])
     }
 
     func testYAMLSyntaxErrorsNameLineAndColumn() throws {

@@ -32,19 +32,21 @@ final class FixtureRunTests: XCTestCase {
 
     func testEveryScenarioAndOutlineRowIsListedAsItsOwnTest() throws {
         let names = try listedTests().filter { $0.hasPrefix("SpecKitTests.FixtureNamingFeature/") }
-        XCTAssertEqual(names, [
-            "SpecKitTests.FixtureNamingFeature/same title @fixture",
-            "SpecKitTests.FixtureNamingFeature/same title (2) @fixture",
-            "SpecKitTests.FixtureNamingFeature/login; with valid credentials - fast- yes @fixture",
-            "SpecKitTests.FixtureNamingFeature/a title on two lines @fixture",
-            "SpecKitTests.FixtureNamingFeature/very long title very long title very long title very long title very long title… @fixture @long-tag",
-            "SpecKitTests.FixtureNamingFeature/a@b·co is accepted @fixture",
-            "SpecKitTests.FixtureNamingFeature/nope is rejected @fixture",
-            "SpecKitTests.FixtureNamingFeature/doubling (example 1) @fixture",
-            "SpecKitTests.FixtureNamingFeature/doubling (example 2) @fixture",
-            "SpecKitTests.FixtureNamingFeature/<missing> placeholder @fixture",
-            "SpecKitTests.FixtureNamingFeature/Given a step in the wrong place (misplaced step) @fixture",
-        ])
+        XCTAssertEqual(
+            names,
+            [
+                "SpecKitTests.FixtureNamingFeature/same title @fixture",
+                "SpecKitTests.FixtureNamingFeature/same title (2) @fixture",
+                "SpecKitTests.FixtureNamingFeature/login; with valid credentials - fast- yes @fixture",
+                "SpecKitTests.FixtureNamingFeature/a title on two lines @fixture",
+                "SpecKitTests.FixtureNamingFeature/very long title very long title very long title very long title very long title… @fixture @long-tag",
+                "SpecKitTests.FixtureNamingFeature/a@b·co is accepted @fixture",
+                "SpecKitTests.FixtureNamingFeature/nope is rejected @fixture",
+                "SpecKitTests.FixtureNamingFeature/doubling (example 1) @fixture",
+                "SpecKitTests.FixtureNamingFeature/doubling (example 2) @fixture",
+                "SpecKitTests.FixtureNamingFeature/<missing> placeholder @fixture",
+                "SpecKitTests.FixtureNamingFeature/Given a step in the wrong place (misplaced step) @fixture",
+            ])
     }
 
     func testEveryListedNameIsSelectableShortAndUnique() throws {
@@ -75,15 +77,19 @@ final class FixtureRunTests: XCTestCase {
 
     func testBDDTagsSelectsScenariosWhileTheListIsBuilt() throws {
         let names = try listedTests(["BDD_TAGS": "smoke,~slow"]).filter { $0.contains("FixtureTagsFeature") }
-        XCTAssertEqual(names, [
-            "SpecKitTests.FixtureTagsFeature/smoke only @fixture @smoke",
-            "SpecKitTests.FixtureTagsFeature/Inherited - inherits tags @fixture @rule-tag @smoke",
-        ])
+        XCTAssertEqual(
+            names,
+            [
+                "SpecKitTests.FixtureTagsFeature/smoke only @fixture @smoke",
+                "SpecKitTests.FixtureTagsFeature/Inherited - inherits tags @fixture @rule-tag @smoke",
+            ])
         let excluded = try listedTests(["BDD_TAGS": "~smoke"]).filter { $0.contains("FixtureTagsFeature") }
-        XCTAssertEqual(excluded, [
-            "SpecKitTests.FixtureTagsFeature/slow only @fixture @slow",
-            "SpecKitTests.FixtureTagsFeature/untagged @fixture",
-        ])
+        XCTAssertEqual(
+            excluded,
+            [
+                "SpecKitTests.FixtureTagsFeature/slow only @fixture @slow",
+                "SpecKitTests.FixtureTagsFeature/untagged @fixture",
+            ])
         let run = try FixtureProcess.run(["SpecKitTests.FixtureTagsFeature"], environment: ["BDD_TAGS": "@slow"])
         XCTAssertTrue(run.output.contains("Executed 2 tests, with 0 failures"), run.output)
         XCTAssertTrue(run.livingDoc.contains("BDD_TAGS `slow`"), run.livingDoc)
@@ -201,7 +207,8 @@ final class FixtureRunTests: XCTestCase {
         let line = try FixtureProcess.line(of: "pending-scenario", in: "FixturePendingFeature.swift")
         XCTAssertTrue(
             result.lines.contains(
-                "\(file):\(line): FixturePendingFeature.Sharing a basket @fixture : Test skipped - pending: waiting for the share-sheet API"),
+                "\(file):\(line): FixturePendingFeature.Sharing a basket @fixture : Test skipped - pending: waiting for the share-sheet API"
+            ),
             result.output)
         XCTAssertTrue(result.output.contains("Executed 5 tests, with 4 tests skipped and 0 failures"), result.output)
         XCTAssertFalse(result.output.contains("SHOULD-NOT-RUN"), result.output)
@@ -221,11 +228,13 @@ final class FixtureRunTests: XCTestCase {
 
     func testHooksRunOuterToInnerAndAfterEachInnerToOuter() throws {
         let result = try run("FixtureHooksFeature")
-        XCTAssertEqual(result.traces(ofTest: "runs hooks in order"), [
-            "feature-background", "background-step", "feature-beforeEach", "outer-beforeEach", "inner-beforeEach",
-            "feature-justBeforeEach", "outer-justBeforeEach", "body", "inner-afterEach", "outer-afterEach",
-            "feature-afterEach",
-        ])
+        XCTAssertEqual(
+            result.traces(ofTest: "runs hooks in order"),
+            [
+                "feature-background", "background-step", "feature-beforeEach", "outer-beforeEach", "inner-beforeEach",
+                "feature-justBeforeEach", "outer-justBeforeEach", "body", "inner-afterEach", "outer-afterEach",
+                "feature-afterEach",
+            ])
         XCTAssertEqual(
             Array(result.traces(ofTest: "runs afterEach after a failure").suffix(4)),
             ["body-continues", "inner-afterEach", "outer-afterEach", "feature-afterEach"])
@@ -245,10 +254,12 @@ final class FixtureRunTests: XCTestCase {
 
     func testAsyncHooksAndStepsAreAwaitedInOrder() throws {
         let result = try run("FixtureHooksFeature")
-        XCTAssertEqual(result.traces(ofTest: "awaits them"), [
-            "feature-background", "background-step", "feature-beforeEach", "async-beforeEach",
-            "feature-justBeforeEach", "async-body", "async-afterEach", "feature-afterEach",
-        ])
+        XCTAssertEqual(
+            result.traces(ofTest: "awaits them"),
+            [
+                "feature-background", "background-step", "feature-beforeEach", "async-beforeEach",
+                "feature-justBeforeEach", "async-body", "async-afterEach", "feature-afterEach",
+            ])
         XCTAssertTrue(result.output.contains("Test Case 'FixtureHooksFeature.async hooks - awaits them @fixture' passed"))
     }
 
@@ -308,8 +319,10 @@ final class FixtureRunTests: XCTestCase {
 
         let result = try FixtureProcess.run(["SpecKitNoBootstrapTests.MissingBootstrapFixture"])
         XCTAssertEqual(result.exitCode, 1, result.output)
-        XCTAssertTrue(result.output.contains("MissingBootstrapFixture.testFeature : SpecKit: none of this spec's scenarios ran"), result.output)
-        XCTAssertTrue(result.output.contains("SpecKitBootstrap.swift containing the single line `@_exported import SpecKit`"), result.output)
+        XCTAssertTrue(
+            result.output.contains("MissingBootstrapFixture.testFeature : SpecKit: none of this spec's scenarios ran"), result.output)
+        XCTAssertTrue(
+            result.output.contains("SpecKitBootstrap.swift containing the single line `@_exported import SpecKit`"), result.output)
 
         let normal = try FixtureProcess.run(["SpecKitNoBootstrapTests.MissingBootstrapFixture"], fixtures: false)
         XCTAssertEqual(normal.exitCode, 0, "without fixtures the anchor declares nothing and passes")
@@ -325,7 +338,9 @@ final class FixtureRunTests: XCTestCase {
         XCTAssertTrue(doc.contains("✅ 0 passed · ❌ 11 failed · `SpecKitTests.FixtureFailuresFeature`"), doc)
         XCTAssertTrue(doc.contains("#### ❌ Scenario: a failing Then skips the remaining steps `@fixture` — "), doc)
         XCTAssertTrue(doc.contains("  [Then the login button is enabled] expected to equal <true>, got <false>"), doc)
-        XCTAssertTrue(doc.contains("at Tests/SpecKitTests/Fixtures/FixtureFailuresFeature.swift:") || doc.contains("FixtureFailuresFeature.swift:"), doc)
+        XCTAssertTrue(
+            doc.contains("at Tests/SpecKitTests/Fixtures/FixtureFailuresFeature.swift:") || doc.contains("FixtureFailuresFeature.swift:"),
+            doc)
         XCTAssertFalse(doc.contains("testOrdinaryMethodStillRuns"), "plain test methods are not scenarios")
 
         let outline = try run("FixtureNamingFeature").livingDoc
@@ -335,9 +350,12 @@ final class FixtureRunTests: XCTestCase {
 
     func testJUnitReportHasRealFailuresAndIsWellFormed() throws {
         let junit = try run("FixtureFailuresFeature").junit
-        XCTAssertTrue(junit.contains(#"<testsuite name="SpecKitTests.FixtureFailuresFeature" tests="11" failures="11" errors="0" skipped="0""#), junit)
         XCTAssertTrue(
-            junit.contains(#"<failure message="[Then the login button is enabled] expected to equal &lt;true&gt;, got &lt;false&gt;" type="failure">"#),
+            junit.contains(#"<testsuite name="SpecKitTests.FixtureFailuresFeature" tests="11" failures="11" errors="0" skipped="0""#), junit
+        )
+        XCTAssertTrue(
+            junit.contains(
+                #"<failure message="[Then the login button is enabled] expected to equal &lt;true&gt;, got &lt;false&gt;" type="failure">"#),
             junit)
         XCTAssertTrue(junit.contains(#"name="a failing Then skips the remaining steps @fixture""#), junit)
         XCTAssertTrue(junit.contains("skipped And the receipt is printed"), junit)

@@ -8,8 +8,14 @@ final class PapercutRunTests: XCTestCase {
         let file = FixtureProcess.path(of: "FixturePapercutsFeature.swift")
         let background = try FixtureProcess.line(of: "background-expect", in: "FixturePapercutsFeature.swift")
         let after = try FixtureProcess.line(of: "after-expect", in: "FixturePapercutsFeature.swift")
-        XCTAssertTrue(result.output.contains("\(file):\(background): error: FixturePapercutsFeature.a failing Background - the background's failure is labelled @papercut : [Background] expected to equal <2>, got <1>"), result.output)
-        XCTAssertTrue(result.output.contains("\(file):\(after): error: FixturePapercutsFeature.a failing afterEach - the afterEach failure is labelled @papercut : [afterEach] expected to equal <\"right\">, got <\"left\">"), result.output)
+        XCTAssertTrue(
+            result.output.contains(
+                "\(file):\(background): error: FixturePapercutsFeature.a failing Background - the background's failure is labelled @papercut : [Background] expected to equal <2>, got <1>"
+            ), result.output)
+        XCTAssertTrue(
+            result.output.contains(
+                "\(file):\(after): error: FixturePapercutsFeature.a failing afterEach - the afterEach failure is labelled @papercut : [afterEach] expected to equal <\"right\">, got <\"left\">"
+            ), result.output)
         XCTAssertFalse(result.output.contains("SHOULD-NOT-RUN"), result.output)
         XCTAssertTrue(result.livingDoc.contains("[Background] expected to equal <2>, got <1>"), result.livingDoc)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import SpecKit
 
 /// `BDD_SHARD=i/n` seen from outside: fixture features run whole and in two shards, in

@@ -28,18 +28,22 @@ final class StructureAndFocusRunTests: XCTestCase {
     // MARK: aroundEach
 
     func testAroundEachNestsOuterAroundInnerAndWrapsTheGroupsHooks() throws {
-        XCTAssertEqual(try structure().traces(ofTest: "wraps in order"), [
-            "A1-before", "A2-before", "outer-beforeEach", "inner-around-before", "inner-beforeEach",
-            "inner-justBeforeEach", "body", "inner-afterEach", "inner-around-after", "outer-afterEach", "A2-after",
-            "A1-after",
-        ])
+        XCTAssertEqual(
+            try structure().traces(ofTest: "wraps in order"),
+            [
+                "A1-before", "A2-before", "outer-beforeEach", "inner-around-before", "inner-beforeEach",
+                "inner-justBeforeEach", "body", "inner-afterEach", "inner-around-after", "outer-afterEach", "A2-after",
+                "A1-after",
+            ])
     }
 
     func testAsyncAroundEachAwaitsTheScenarioInsideIt() throws {
-        XCTAssertEqual(try structure().traces(ofTest: "awaits around the body"), [
-            "async-outer-before", "async-inner-before", "async-body", "async-afterEach", "async-inner-after",
-            "async-outer-after",
-        ])
+        XCTAssertEqual(
+            try structure().traces(ofTest: "awaits around the body"),
+            [
+                "async-outer-before", "async-inner-before", "async-body", "async-afterEach", "async-inner-after",
+                "async-outer-after",
+            ])
     }
 
     func testAroundEachMisuseFailsWithTheReason() throws {
@@ -83,8 +87,10 @@ final class StructureAndFocusRunTests: XCTestCase {
         XCTAssertEqual(result.exitCode, 1)
         let line = try FixtureProcess.line(of: "before-suite", in: "FixtureStructureFeature.swift")
         let failures = result.lines.filter {
-            $0.contains(": error: FixtureTagsFeature.") && $0.contains(
-                #"beforeSuite (Tests/SpecKitTests/Fixtures/FixtureStructureFeature.swift:\#(line - 2)) failed: expected to equal <"ready">, got <"setup">"#)
+            $0.contains(": error: FixtureTagsFeature.")
+                && $0.contains(
+                    #"beforeSuite (Tests/SpecKitTests/Fixtures/FixtureStructureFeature.swift:\#(line - 2)) failed: expected to equal <"ready">, got <"setup">"#
+                )
         }
         XCTAssertEqual(failures.count, 5, result.output)
         XCTAssertEqual(result.lines.filter { $0 == "TRACE: beforeSuite" }.count, 1)
@@ -139,7 +145,9 @@ final class StructureAndFocusRunTests: XCTestCase {
             result,
             test: "FixtureStructureFeature.shared behaviours - no such examples - no such examples (unknown shared examples) @fixture",
             mark: "unknown-shared", file: "FixtureStructureFeature.swift",
-            message: #"itBehavesLike("no such examples"): no sharedExamples named "no such examples" were declared before it (known: "a fruit")"#)
+            message:
+                #"itBehavesLike("no such examples"): no sharedExamples named "no such examples" were declared before it (known: "a fruit")"#
+        )
     }
 
     func testStepGroupsRunAsOneStepWithTheirStepsNestedInTheLivingDocument() throws {
@@ -148,9 +156,11 @@ final class StructureAndFocusRunTests: XCTestCase {
             result.traces(ofTest: "Reusing a step group"),
             ["group: login screen", "group: sign in ada@example.com", "after group"])
         let doc = result.livingDoc
-        XCTAssertTrue(doc.contains("""
-            - ✓ **Given** a signed-in reader
-            """), doc)
+        XCTAssertTrue(
+            doc.contains(
+                """
+                - ✓ **Given** a signed-in reader
+                """), doc)
         XCTAssertTrue(doc.contains("  - ✓ **When** they sign in as ada@example.com"), doc)
         XCTAssertTrue(doc.contains("- ✗ **Given** a reader whose login fails"), doc)
         XCTAssertTrue(doc.contains("  - ✗ **When** they sign in"), doc)
@@ -169,22 +179,26 @@ final class StructureAndFocusRunTests: XCTestCase {
             result.traces(ofTest: "Data tables and doc strings"),
             ["rows: Ada=ada@example.com, Linus | T=linus@example.com", "doc lines: 3"])
         let doc = result.livingDoc
-        XCTAssertTrue(doc.contains("""
-            - ✓ **Given** these readers — <1 ms
+        XCTAssertTrue(
+            doc.contains(
+                """
+                - ✓ **Given** these readers — <1 ms
 
-              | name | email |
-              | --- | --- |
-              | Ada | ada@example.com |
-              | Linus \\| T | linus@example.com |
+                  | name | email |
+                  | --- | --- |
+                  | Ada | ada@example.com |
+                  | Linus \\| T | linus@example.com |
 
-            """) || doc.contains("| Linus \\| T | linus@example.com |"), doc)
-        XCTAssertTrue(doc.contains("""
-              ```
-              {
-                "title": "Launch"
-              }
-              ```
-            """), doc)
+                """) || doc.contains("| Linus \\| T | linus@example.com |"), doc)
+        XCTAssertTrue(
+            doc.contains(
+                """
+                  ```
+                  {
+                    "title": "Launch"
+                  }
+                  ```
+                """), doc)
         XCTAssertTrue(doc.contains("  | total |\n  | --- |\n  | 2 |"), doc)
     }
 
@@ -212,8 +226,10 @@ final class StructureAndFocusRunTests: XCTestCase {
         XCTAssertEqual(ran, ["focused it", "inside focused group", "focused scenario", "focused feature"])
         XCTAssertTrue(result.output.contains("Executed 7 tests, with 2 tests skipped and 1 failure"), result.output)
         XCTAssertTrue(result.output.contains("SpecKit: FOCUSED RUN: only 4 focused scenarios of"), result.output)
-        XCTAssertTrue(result.lines.contains(
-            "SpecKit:   focused: a focused it @fixture (Tests/SpecKitTests/Fixtures/FixtureFocusFeature.swift:\(try FixtureProcess.line(of: "focused-it", in: "FixtureFocusFeature.swift")))"),
+        XCTAssertTrue(
+            result.lines.contains(
+                "SpecKit:   focused: a focused it @fixture (Tests/SpecKitTests/Fixtures/FixtureFocusFeature.swift:\(try FixtureProcess.line(of: "focused-it", in: "FixtureFocusFeature.swift")))"
+            ),
             result.output)
         XCTAssertTrue(result.output.contains("Test skipped - not focused: other scenarios are focused"), result.output)
         XCTAssertFalse(result.livingDoc.contains("unfocused it"), "unfocused scenarios stay out of the report")
@@ -224,9 +240,10 @@ final class StructureAndFocusRunTests: XCTestCase {
         let refused = try FixtureProcess.run(focusClasses, environment: ["SPECKIT_FOCUS_FIXTURES": "1", "CI": "true"])
         XCTAssertEqual(refused.exitCode, 1, refused.output)
         XCTAssertTrue(refused.output.contains("Executed 7 tests, with 2 tests skipped and 5 failures"), refused.output)
-        XCTAssertTrue(refused.output.contains(
-            "focused scenario on CI: `fit`/`fScenario`/`fdescribe`/`fcontext`/`fFeature` is for local debugging; "
-                + "remove the `f` (or set BDD_ALLOW_FOCUS=1 to allow a focused run on CI)"), refused.output)
+        XCTAssertTrue(
+            refused.output.contains(
+                "focused scenario on CI: `fit`/`fScenario`/`fdescribe`/`fcontext`/`fFeature` is for local debugging; "
+                    + "remove the `f` (or set BDD_ALLOW_FOCUS=1 to allow a focused run on CI)"), refused.output)
         XCTAssertTrue(refused.output.contains("SpecKit: CI is set: focused scenarios FAIL this run"), refused.output)
         XCTAssertFalse(refused.output.contains("TRACE: ran:"), "refused scenarios do not run")
 

@@ -95,8 +95,10 @@ final class SwiftTestingParityRunTests: XCTestCase {
         XCTAssertEqual(before.exitCode, 1)
         XCTAssertEqual(before.lines.filter { $0.hasSuffix("TRACE: beforeSuite") }.count, 1, before.output)
         let line = try FixtureProcess.line(of: "before-suite", in: "FixtureStructureFeature.swift")
-        XCTAssertTrue(before.output.contains(
-            #"beforeSuite (Tests/SpecKitTests/Fixtures/FixtureStructureFeature.swift:\#(line - 2)) failed: expected to equal <"ready">, got <"setup">"#),
+        XCTAssertTrue(
+            before.output.contains(
+                #"beforeSuite (Tests/SpecKitTests/Fixtures/FixtureStructureFeature.swift:\#(line - 2)) failed: expected to equal <"ready">, got <"setup">"#
+            ),
             before.output)
         XCTAssertFalse(before.output.contains("TRACE: body"), "no scenario runs after a failed beforeSuite")
 
@@ -119,13 +121,15 @@ final class SwiftTestingParityRunTests: XCTestCase {
             ["rows: Ada=ada@example.com, Linus | T=linus@example.com", "doc lines: 3"])
         let doc = result.livingDoc
         XCTAssertTrue(doc.contains("| Linus \\| T | linus@example.com |"), doc)
-        XCTAssertTrue(doc.contains("""
-              ```
-              {
-                "title": "Launch"
-              }
-              ```
-            """), doc)
+        XCTAssertTrue(
+            doc.contains(
+                """
+                  ```
+                  {
+                    "title": "Launch"
+                  }
+                  ```
+                """), doc)
         XCTAssertTrue(doc.contains("  | total |\n  | --- |\n  | 2 |"), doc)
         XCTAssertTrue(doc.contains("  - ✓ **When** they sign in as ada@example.com"), doc)
         XCTAssertTrue(doc.contains("  - ⏭ **Then** they see the stories _(skipped)_"), doc)
@@ -198,7 +202,11 @@ extension FixtureProcess.Result {
         for (index, line) in lines.enumerated() where line.contains("recorded an issue") && line.contains(location + ":") {
             var text = line
             for next in lines[(index + 1)...] {
-                if next.contains("recorded an issue") || next.hasPrefix("◇") || next.hasPrefix("✔") || next.hasPrefix("✘") || next.hasPrefix("􀢄") { break }
+                if next.contains("recorded an issue") || next.hasPrefix("◇") || next.hasPrefix("✔") || next.hasPrefix("✘")
+                    || next.hasPrefix("􀢄")
+                {
+                    break
+                }
                 text += "\n" + next
             }
             found.append(text)
@@ -207,6 +215,6 @@ extension FixtureProcess.Result {
     }
 }
 
-private extension StringProtocol {
-    var trimmed: String { trimmingCharacters(in: .whitespaces) }
+extension StringProtocol {
+    fileprivate var trimmed: String { trimmingCharacters(in: .whitespaces) }
 }

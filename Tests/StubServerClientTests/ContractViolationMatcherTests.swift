@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import SpecKit
 import StubServer
 import StubServerClient
 import StubServerTestSupport
 import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `haveNoContractViolations()` with an embedded `StubServer` and with a `StubServerClient`
 /// talking to `stubserver start --openapi`.
@@ -17,7 +18,8 @@ final class ContractViolationMatcherTests: XCTestCase {
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("contract-matcher-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Data("""
+        try Data(
+            """
             openapi: 3.1.0
             info: {title: stories, version: "1"}
             paths:
@@ -31,10 +33,13 @@ final class ContractViolationMatcherTests: XCTestCase {
                       content:
                         application/json:
                           schema: {type: array, items: {type: string}}
-            """.utf8).write(to: directory.appendingPathComponent("api.yaml"))
-        try Data("""
+            """.utf8
+        ).write(to: directory.appendingPathComponent("api.yaml"))
+        try Data(
+            """
             [{"request": {"method": "GET", "uri": "/stories"}, "response": {"json": ["a", "b"]}}]
-            """.utf8).write(to: directory.appendingPathComponent("stubs.json"))
+            """.utf8
+        ).write(to: directory.appendingPathComponent("stubs.json"))
     }
 
     override func tearDown() {
@@ -63,7 +68,9 @@ final class ContractViolationMatcherTests: XCTestCase {
         fetch(server.baseURL, "/stories?pages=2")
         let result = try haveNoContractViolations().evaluate(server)
         XCTAssertFalse(result.passes(.to))
-        XCTAssertEqual(result.message(for: .to), """
+        XCTAssertEqual(
+            result.message(for: .to),
+            """
             expected to have no contract violations, got 1
               GET /stories → 200: request query.pages: undeclared query parameter "pages" (GET /stories declares page)
             """)
@@ -84,7 +91,9 @@ final class ContractViolationMatcherTests: XCTestCase {
         }.value
         XCTAssertTrue(outcome.0)
         XCTAssertFalse(outcome.1)
-        XCTAssertEqual(outcome.2, """
+        XCTAssertEqual(
+            outcome.2,
+            """
             expected to have no contract violations, got 1
               GET /nowhere → 400: request operation: no operation of api.yaml has the path /nowhere
             """)

@@ -1,11 +1,12 @@
 import Foundation
+// The embedded server the client talks to in some tests (an app linking the client has only the client).
+import StubServer
+import StubServerClient
+import XCTest
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import XCTest
-import StubServerClient
-// The embedded server the client talks to in some tests (an app linking the client has only the client).
-import StubServer
 
 /// Stubs with the newer keys posted through `StubServerClient` to an embedded server on port 0:
 /// listed by `GET /__admin/stubs` as posted, and answering as configured over HTTP.
@@ -17,7 +18,9 @@ final class StubServerClientEncodingTests: XCTestCase {
         return try await withCheckedThrowingContinuation { continuation in
             URLSession.shared.dataTask(with: request) { data, response, error in
                 if let error { continuation.resume(throwing: error); return }
-                guard let response = response as? HTTPURLResponse else { continuation.resume(throwing: URLError(.badServerResponse)); return }
+                guard let response = response as? HTTPURLResponse else {
+                    continuation.resume(throwing: URLError(.badServerResponse)); return
+                }
                 continuation.resume(returning: (response, String(decoding: data ?? Data(), as: UTF8.self)))
             }.resume()
         }
@@ -29,13 +32,18 @@ final class StubServerClientEncodingTests: XCTestCase {
         defer { server.stop() }
         let client = StubServerClient(port: server.port)
 
-        let cors = CORSPolicy(allowOrigin: "https://app.example", allowMethods: ["GET", "PUT"], allowHeaders: ["X-Token"], maxAge: .seconds(600))
+        let cors = CORSPolicy(
+            allowOrigin: "https://app.example", allowMethods: ["GET", "PUT"], allowHeaders: ["X-Token"], maxAge: .seconds(600))
         let faulty = StubDefinition(request: .get("/broken"), response: .fault(.emptyResponse))
         let stubs: [StubDefinition] = [
             // No method: the preflight is an OPTIONS request to the same uri.
-            StubDefinition(request: RequestPattern(uri: .equal("/app")), response: ResponseDefinition(body: .text("app"), cors: cors), description: "cors"),
-            StubDefinition(request: .get("/events"), response: .sse([SSEEvent(event: "tick", data: ["1"], id: "1"), SSEEvent(data: ["a", "b"])])),
-            StubDefinition(request: .get("/slow"), response: ResponseDefinition.text("abcdef").dribble(.chunks(2, over: .milliseconds(20)))),
+            StubDefinition(
+                request: RequestPattern(uri: .equal("/app")), response: ResponseDefinition(body: .text("app"), cors: cors),
+                description: "cors"),
+            StubDefinition(
+                request: .get("/events"), response: .sse([SSEEvent(event: "tick", data: ["1"], id: "1"), SSEEvent(data: ["a", "b"])])),
+            StubDefinition(
+                request: .get("/slow"), response: ResponseDefinition.text("abcdef").dribble(.chunks(2, over: .milliseconds(20)))),
             faulty.inScenario("s", next: "Broken"),
         ]
         let ids = try await client.addStubs(stubs)
@@ -70,9 +78,12 @@ final class StubServerClientEncodingTests: XCTestCase {
         defer { server.stop() }
         let client = StubServerClient(port: server.port)
         var both = ResponseDefinition()
-        both.proxy = ProxyDefinition(url: "http://127.0.0.1:9/", failover: SavedExchanges(file: "a.json"), playback: SavedExchanges(file: "b.json"))
+        both.proxy = ProxyDefinition(
+            url: "http://127.0.0.1:9/", failover: SavedExchanges(file: "a.json"), playback: SavedExchanges(file: "b.json"))
         do {
-            try await client.addStubs([StubDefinition(request: .get("/ok"), response: .text("ok")), StubDefinition(request: .get("/x"), response: both)])
+            try await client.addStubs([
+                StubDefinition(request: .get("/ok"), response: .text("ok")), StubDefinition(request: .get("/x"), response: both),
+            ])
             XCTFail("expected StubEncodingError")
         } catch let error as StubEncodingError {
             XCTAssertEqual(error.path, "[1].response.proxy")

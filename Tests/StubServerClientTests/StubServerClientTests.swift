@@ -1,13 +1,14 @@
 import Foundation
+import SpecKit
+// The embedded server the client talks to in some tests (an app linking the client has only the client).
+import StubServer
+import StubServerClient
+import StubServerTestSupport
+import XCTest
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import StubServerTestSupport
-import XCTest
-import SpecKit
-import StubServerClient
-// The embedded server the client talks to in some tests (an app linking the client has only the client).
-import StubServer
 
 /// `StubServerClient` against the real `stubserver` binary, started on port 0 as a UI test's
 /// scheme would start it.
@@ -18,14 +19,16 @@ final class StubServerClientTests: XCTestCase {
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("client-tests-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Data("""
+        try Data(
+            """
             [
               {"description": "stories", "request": {"method": "GET", "uri": "/api/v1/stories", "queries": {"client_id": {"exist": "true"}}},
                "response": {"seq": [{"text": "first"}, {"text": "second"}]}},
               {"request": {"method": "GET", "uri": "/cart"}, "response": {"text": "empty"}, "scenario": {"name": "cart", "requires": "Started"}},
               {"request": {"method": "GET", "uri": "/cart"}, "response": {"text": "full"}, "scenario": {"name": "cart", "requires": "HasItem"}}
             ]
-            """.utf8).write(to: directory.appendingPathComponent("stubs.json"))
+            """.utf8
+        ).write(to: directory.appendingPathComponent("stubs.json"))
     }
 
     override func tearDown() {
@@ -43,7 +46,8 @@ final class StubServerClientTests: XCTestCase {
         return StubServerClient(port: try process.waitForPort(), token: token)
     }
 
-    private func get(_ client: StubServerClient, _ path: String, method: String = "GET", body: String? = nil) async throws -> (Int, String) {
+    private func get(_ client: StubServerClient, _ path: String, method: String = "GET", body: String? = nil) async throws -> (Int, String)
+    {
         var request = URLRequest(url: URL(string: client.baseURL.absoluteString + path)!)
         request.httpMethod = method
         if let body {
@@ -53,7 +57,8 @@ final class StubServerClientTests: XCTestCase {
         return try await withCheckedThrowingContinuation { continuation in
             URLSession.shared.dataTask(with: request) { data, response, error in
                 if let error { continuation.resume(throwing: error); return }
-                continuation.resume(returning: ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data ?? Data(), as: UTF8.self)))
+                continuation.resume(
+                    returning: ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data ?? Data(), as: UTF8.self)))
             }.resume()
         }
     }
@@ -63,10 +68,11 @@ final class StubServerClientTests: XCTestCase {
         let value1 = try await client.health()
         XCTAssertEqual(value1, 3)
 
-        let id = try await client.addStub(StubDefinition(
-            request: .post("/oauth/token", forms: ["username": "qa@example.com"]),
-            response: .json(["access_token": "abc123"], status: 200).header("X-Stub", "added"),
-            description: "login for the UI test"))
+        let id = try await client.addStub(
+            StubDefinition(
+                request: .post("/oauth/token", forms: ["username": "qa@example.com"]),
+                response: .json(["access_token": "abc123"], status: 200).header("X-Stub", "added"),
+                description: "login for the UI test"))
         XCTAssertEqual(id, "admin-1")
         let stubs = try await client.stubs()
         XCTAssertEqual(stubs.map(\.id), ["admin-1", "stubs.json#0", "stubs.json#1", "stubs.json#2"])
@@ -75,7 +81,7 @@ final class StubServerClientTests: XCTestCase {
         let (status, body) = try await get(client, "/oauth/token", method: "POST", body: "username=qa%40example.com&password=x")
         XCTAssertEqual(status, 200)
         XCTAssertEqual(body, #"{"access_token":"abc123"}"#)
-        _ = try await get(client, "/api/v1/stories")  // no client_id: a near miss
+        _ = try await get(client, "/api/v1/stories") // no client_id: a near miss
 
         let value2 = try await client.countRequests(matching: .post("/oauth/token").withFormField("username", "qa@example.com"))
         XCTAssertEqual(value2, 1)
@@ -139,7 +145,9 @@ final class StubServerClientTests: XCTestCase {
             XCTFail("expected a rejection")
         } catch let error as StubServerClientError {
             XCTAssertEqual(error.status, 400)
-            XCTAssertEqual(error.diagnostics.first?.hasPrefix(#"request body: .request.uri.matc: unknown operator; did you mean "match"?"#), true, "\(error)")
+            XCTAssertEqual(
+                error.diagnostics.first?.hasPrefix(#"request body: .request.uri.matc: unknown operator; did you mean "match"?"#), true,
+                "\(error)")
         }
     }
 
@@ -160,19 +168,27 @@ final class StubServerClientTests: XCTestCase {
         let wide = try StubServerProcess(["start", "-p", "0", "-c", "stubs.json", "--host", "0.0.0.0"], workingDirectory: directory)
         process = wide
         _ = try wide.waitForPort()
-        XCTAssertNotNil(wide.waitForLine { $0.contains("the admin API (/__admin/) is off because 0.0.0.0 is wider than loopback; give --admin-token TOKEN") })
+        XCTAssertNotNil(
+            wide.waitForLine {
+                $0.contains("the admin API (/__admin/) is off because 0.0.0.0 is wider than loopback; give --admin-token TOKEN")
+            })
         wide.send(signal: SIGTERM)
         XCTAssertEqual(wide.waitForExit(), 0)
-        let both = try StubServerProcess.run(["start", "-p", "0", "-c", "stubs.json", "--no-admin", "--admin-token", "x"], workingDirectory: directory)
+        let both = try StubServerProcess.run(
+            ["start", "-p", "0", "-c", "stubs.json", "--no-admin", "--admin-token", "x"], workingDirectory: directory)
         XCTAssertEqual(both.status, 64)
         XCTAssertEqual(both.stderr.first, "stubserver: error: '--no-admin' and '--admin-token' cannot be used together")
-        let shadowing = try StubServerProcess.run(["start", "-p", "0", "-c", "admin.json"], workingDirectory: {
-            try? Data(#"[{"request": {"uri": {"startsWith": "/__admin/stubs"}}, "response": {"text": "x"}}]"#.utf8)
-                .write(to: directory.appendingPathComponent("admin.json"))
-            return directory
-        }())
+        let shadowing = try StubServerProcess.run(
+            ["start", "-p", "0", "-c", "admin.json"],
+            workingDirectory: {
+                try? Data(#"[{"request": {"uri": {"startsWith": "/__admin/stubs"}}, "response": {"text": "x"}}]"#.utf8)
+                    .write(to: directory.appendingPathComponent("admin.json"))
+                return directory
+            }())
         XCTAssertEqual(shadowing.status, 1)
-        XCTAssertTrue(shadowing.stderr.first?.hasPrefix("stubserver: error: admin.json: [0].request.uri: this uri lies under /__admin/") == true, "\(shadowing.stderr)")
+        XCTAssertTrue(
+            shadowing.stderr.first?.hasPrefix("stubserver: error: admin.json: [0].request.uri: this uri lies under /__admin/") == true,
+            "\(shadowing.stderr)")
     }
 
     // MARK: haveReceived
@@ -187,7 +203,9 @@ final class StubServerClientTests: XCTestCase {
             return (result.passes(.to), result.message(for: .to))
         }.value
         XCTAssertFalse(result.0)
-        XCTAssertEqual(result.1, """
+        XCTAssertEqual(
+            result.1,
+            """
             expected to have received POST /oauth/token with form username=qa@example.com exactly 1 time, got 0 (of 2 requests)
             Closest requests:
               POST /oauth/token → 400
@@ -198,8 +216,10 @@ final class StubServerClientTests: XCTestCase {
                 ✗ forms.username: expected "qa@example.com", got nothing
             """)
         let passing = try await Task.detached {
-            (try haveReceived(.get("/api/v1/stories").withQuery("client_id"), times: 1).evaluate(wrap.client).passes(.to),
-             try haveReceived(.get("/api/v1/me")).evaluate(wrap.client).passes(.toNot))
+            (
+                try haveReceived(.get("/api/v1/stories").withQuery("client_id"), times: 1).evaluate(wrap.client).passes(.to),
+                try haveReceived(.get("/api/v1/me")).evaluate(wrap.client).passes(.toNot)
+            )
         }.value
         XCTAssertTrue(passing.0)
         XCTAssertTrue(passing.1)
@@ -251,23 +271,29 @@ final class StubServerClientTests: XCTestCase {
         XCTAssertNotEqual(defaulted.status, 64)
         XCTAssertEqual(try StubServerProcess.run(["reset", "-p", "nope"]).status, 64)
         XCTAssertEqual(try StubServerProcess.run(["requests", "--help"]).status, 0)
-        XCTAssertEqual(try StubServerProcess.run(["reset", "--help"]).stdout.first, "OVERVIEW: Reset a running server: journal cleared, seq/cycle and scenarios back to the")
+        XCTAssertEqual(
+            try StubServerProcess.run(["reset", "--help"]).stdout.first,
+            "OVERVIEW: Reset a running server: journal cleared, seq/cycle and scenarios back to the")
         try await client.shutdown()
         XCTAssertEqual(process?.waitForExit(), 0)
         let refused = try StubServerProcess.run(["reset", "-p", port])
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stderr.first?.hasPrefix("stubserver: error: POST ") == true, "\(refused.stderr)")
         // Issue 26, point 10: no server running says so and how to start one, not "upstream unreachable".
-        XCTAssertTrue(refused.stderr.first?.contains(
-            "no stubserver is answering on 127.0.0.1:\(port) (connection refused). Start one first: `stubserver start -p \(port) -c Stubs/settings.json`")
-            == true, "\(refused.stderr)")
+        XCTAssertTrue(
+            refused.stderr.first?.contains(
+                "no stubserver is answering on 127.0.0.1:\(port) (connection refused). Start one first: `stubserver start -p \(port) -c Stubs/settings.json`"
+            )
+                == true, "\(refused.stderr)")
         XCTAssertFalse(refused.stderr.joined().contains("upstream"), "\(refused.stderr)")
         do {
             _ = try await client.health()
             XCTFail("a stopped server answered")
         } catch let error as StubServerClientError {
             XCTAssertNil(error.status)
-            XCTAssertTrue(error.message.hasPrefix("GET http://127.0.0.1:\(port)/__admin/health: no stubserver is answering on 127.0.0.1:\(port)"), error.message)
+            XCTAssertTrue(
+                error.message.hasPrefix("GET http://127.0.0.1:\(port)/__admin/health: no stubserver is answering on 127.0.0.1:\(port)"),
+                error.message)
         }
     }
 

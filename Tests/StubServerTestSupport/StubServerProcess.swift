@@ -97,7 +97,9 @@ package final class StubServerProcess: @unchecked Sendable {
     package func send(signal: Int32) { kill(process.processIdentifier, signal) }
 
     /// Runs a short command to completion.
-    package static func run(_ arguments: [String], workingDirectory: URL? = nil) throws -> (status: Int32, stdout: [String], stderr: [String]) {
+    package static func run(_ arguments: [String], workingDirectory: URL? = nil) throws -> (
+        status: Int32, stdout: [String], stderr: [String]
+    ) {
         let process = try StubServerProcess(arguments, workingDirectory: workingDirectory)
         guard let status = process.waitForExit() else {
             process.process.terminate()

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Stubs added at run time are filed into and out of an index in place: after any sequence of
@@ -18,10 +19,11 @@ final class AddedStubRouterTests: XCTestCase {
         case 1: return .startsWith(pick(["/", "/a", "/a/", "/api/", "/static/12/", "/K/", "/\u{212A}", "/u\u{308}"]))
         case 2: return .match(pick(["/a/.*", "/api/v1/stories/\\d+", ".*", "/a/b?", "(?i)/A/B", "/K/.*"]))
         case 3, 4:
-            return .path(pick([
-                "/api/v1/stories/{id}", "/api/v1/stories/{id}/comments", "/a/*", "/a/b", "/a/**", "/**/b", "/static/{v}/**",
-                "/{a}", "/ü/{x}", "/a/*.png",
-            ]))
+            return .path(
+                pick([
+                    "/api/v1/stories/{id}", "/api/v1/stories/{id}/comments", "/a/*", "/a/b", "/a/**", "/**/b", "/static/{v}/**",
+                    "/{a}", "/ü/{x}", "/a/*.png",
+                ]))
         case 5: return .endsWith(pick(["b", "/", "comments", ".js"]))
         default: return .equal(pick(paths))
         }
@@ -69,7 +71,9 @@ final class AddedStubRouterTests: XCTestCase {
 
     /// The stub, or for a miss the near misses and the 400 page, that `added` and a router
     /// built from `live` (newest first) give; counts the requests where they differ.
-    private func disagreements(_ added: AddedStubRouter, _ live: [Int: StubDefinition], _ random: inout RoutingSeededRandom, context: String) throws -> Int {
+    private func disagreements(
+        _ added: AddedStubRouter, _ live: [Int: StubDefinition], _ random: inout RoutingSeededRandom, context: String
+    ) throws -> Int {
         let fresh = try Router(stubs: live.keys.sorted(by: >).map { live[$0]! })
         var count = 0
         for _ in 0..<60 {
@@ -78,15 +82,19 @@ final class AddedStubRouterTests: XCTestCase {
             let found = added.stub(matching: request)
             var same = found == expected && added.stubByLinearScan(matching: request) == expected
             if expected == nil {
-                let mine = added.route(request), theirs = fresh.route(request)
-                same = same && mine.stub == nil && mine.nearMisses.map(\.stub) == theirs.nearMisses.map(\.stub)
+                let mine = added.route(request)
+                let theirs = fresh.route(request)
+                same =
+                    same && mine.stub == nil && mine.nearMisses.map(\.stub) == theirs.nearMisses.map(\.stub)
                     && mine.nearMisses.map(\.differences) == theirs.nearMisses.map(\.differences)
                     && body(mine) == body(theirs)
             }
             if !same {
                 count += 1
                 if count <= 3 {
-                    XCTFail("\(context): \(request.method) \(request.target): incremental \(String(describing: found)), rebuilt \(String(describing: expected))")
+                    XCTFail(
+                        "\(context): \(request.method) \(request.target): incremental \(String(describing: found)), rebuilt \(String(describing: expected))"
+                    )
                 }
             }
         }
@@ -154,13 +162,19 @@ final class AddedStubRouterTests: XCTestCase {
     func testAddingAndRemovingOtherStubsKeepsSequencesAndCyclesWhereTheyAre() throws {
         let live = try LiveStubs(#"[{"request": {"uri": "/file"}, "response": {"text": "file"}}]"#)
         let json = AdminAPITests.jsonBody
-        XCTAssertEqual(try live.send("POST", "/__admin/stubs", headers: json, body: #"""
-            [{"request": {"uri": "/seq"}, "response": {"seq": [{"text": "one"}, {"text": "two"}, {"text": "three"}]}},
-             {"request": {"uri": "/cycle"}, "response": {"cycle": [{"text": "a"}, {"text": "b"}, {"text": "c"}]}}]
-            """#).status, 201)
+        XCTAssertEqual(
+            try live.send(
+                "POST", "/__admin/stubs", headers: json,
+                body: #"""
+                    [{"request": {"uri": "/seq"}, "response": {"seq": [{"text": "one"}, {"text": "two"}, {"text": "three"}]}},
+                     {"request": {"uri": "/cycle"}, "response": {"cycle": [{"text": "a"}, {"text": "b"}, {"text": "c"}]}}]
+                    """#
+            ).status, 201)
         XCTAssertEqual(try live.send("GET", "/seq").text, "one")
         XCTAssertEqual(try live.send("GET", "/cycle").text, "a")
-        XCTAssertEqual(try live.send("POST", "/__admin/stubs", headers: json, body: #"{"request": {"uri": "/other"}, "response": {"text": "o"}}"#).status, 201)
+        XCTAssertEqual(
+            try live.send("POST", "/__admin/stubs", headers: json, body: #"{"request": {"uri": "/other"}, "response": {"text": "o"}}"#)
+                .status, 201)
         XCTAssertEqual(try live.send("GET", "/seq").text, "two")
         XCTAssertEqual(try live.send("GET", "/cycle").text, "b")
         XCTAssertEqual(try live.send("DELETE", "/__admin/stubs/admin-3").status, 204)

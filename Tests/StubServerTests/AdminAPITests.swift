@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Every `/__admin/` call over real HTTP against an embedded server.
@@ -37,10 +38,16 @@ final class AdminAPITests: XCTestCase {
 
     func testAddedStubsAnswerBeforeTheFilesNewestFirstAndCanBeRemoved() throws {
         let live = try LiveStubs(config)
-        let first = try live.send("POST", "/__admin/stubs", headers: Self.jsonBody, body: #"{"request": {"method": "GET", "uri": "/stories"}, "response": {"text": "added"}}"#)
+        let first = try live.send(
+            "POST", "/__admin/stubs", headers: Self.jsonBody,
+            body: #"{"request": {"method": "GET", "uri": "/stories"}, "response": {"text": "added"}}"#)
         XCTAssertEqual(first.status, 201)
         XCTAssertEqual(try json(first), ["ids": ["admin-1"]])
-        let more = try live.send("POST", "/__admin/stubs", headers: Self.jsonBody, body: #"[{"request": {"uri": "/stories"}, "response": {"text": "newer"}}, {"request": {"uri": "/x"}, "response": {"text": "x"}}]"#)
+        let more = try live.send(
+            "POST", "/__admin/stubs", headers: Self.jsonBody,
+            body:
+                #"[{"request": {"uri": "/stories"}, "response": {"text": "newer"}}, {"request": {"uri": "/x"}, "response": {"text": "x"}}]"#
+        )
         XCTAssertEqual(try json(more), ["ids": ["admin-2", "admin-3"]])
         XCTAssertEqual(try live.send("GET", "/stories").text, "newer")
         let list = try json(try live.send("GET", "/__admin/stubs")).arrayValue ?? []
@@ -59,14 +66,17 @@ final class AdminAPITests: XCTestCase {
 
     func testABadSessionIs400WithTheDiagnosticsValidatePrints() throws {
         let live = try LiveStubs(config)
-        let bad = try live.send("POST", "/__admin/stubs", headers: Self.jsonBody, body: "[\n  {\"request\": {\"metod\": \"GET\"}, \"response\": {\"text\": \"x\"}}\n]")
+        let bad = try live.send(
+            "POST", "/__admin/stubs", headers: Self.jsonBody,
+            body: "[\n  {\"request\": {\"metod\": \"GET\"}, \"response\": {\"text\": \"x\"}}\n]")
         XCTAssertEqual(bad.status, 400)
         let diagnostic = try XCTUnwrap(try json(bad)["diagnostics"]?.arrayValue?.first)
         XCTAssertEqual(diagnostic["path"], "[0].request.metod")
         XCTAssertEqual(diagnostic["line"], 2)
         XCTAssertEqual(diagnostic["column"], 16)
         XCTAssertEqual(diagnostic["text"], #"request body: [0].request.metod: unknown key; did you mean "method"? (line 2, column 16)"#)
-        let badRegex = try live.send("POST", "/__admin/stubs", headers: Self.jsonBody, body: #"{"request": {"uri": {"match": "(("}}, "response": {"text": "x"}}"#)
+        let badRegex = try live.send(
+            "POST", "/__admin/stubs", headers: Self.jsonBody, body: #"{"request": {"uri": {"match": "(("}}, "response": {"text": "x"}}"#)
         XCTAssertEqual(badRegex.status, 400)
         XCTAssertEqual(try json(badRegex)["diagnostics"]?.arrayValue?.first?["path"], ".request.uri")
         let notJSON = try live.send("POST", "/__admin/stubs", headers: Self.jsonBody, body: "{oops")
@@ -77,7 +87,8 @@ final class AdminAPITests: XCTestCase {
     func testJournalListingFilteringCountingAndClearing() throws {
         let live = try LiveStubs(config)
         _ = try live.send("GET", "/stories?page=1", headers: [("X-Trace", "a")])
-        _ = try live.send("POST", "/oauth/token", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "username=qa%40example.com")
+        _ = try live.send(
+            "POST", "/oauth/token", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "username=qa%40example.com")
         _ = try live.send("GET", "/nothing")
         let all = try json(try live.send("GET", "/__admin/requests"))["requests"]?.arrayValue ?? []
         XCTAssertEqual(all.map { $0["uri"]?.stringValue ?? "" }, ["/stories", "/oauth/token", "/nothing"])
@@ -97,16 +108,23 @@ final class AdminAPITests: XCTestCase {
         let unmatched = try json(try live.send("GET", "/__admin/requests?unmatched=true"))["requests"]?.arrayValue ?? []
         XCTAssertEqual(unmatched.map { $0["uri"]?.stringValue ?? "" }, ["/nothing"])
 
-        let count = try live.send("POST", "/__admin/requests/count", headers: Self.jsonBody, body: #"{"method": "POST", "forms": {"username": "qa@example.com"}}"#)
+        let count = try live.send(
+            "POST", "/__admin/requests/count", headers: Self.jsonBody, body: #"{"method": "POST", "forms": {"username": "qa@example.com"}}"#
+        )
         XCTAssertEqual(try json(count), ["count": 1])
         let regex = try live.send("POST", "/__admin/requests/count", headers: Self.jsonBody, body: #"{"uri": {"startsWith": "/"}}"#)
         XCTAssertEqual(try json(regex), ["count": 3], "admin calls are not journaled")
-        let found = try json(try live.send("POST", "/__admin/requests/find", headers: Self.jsonBody, body: #"{"queries": {"page": "1"}}"#))["requests"]?.arrayValue ?? []
+        let found =
+            try json(try live.send("POST", "/__admin/requests/find", headers: Self.jsonBody, body: #"{"queries": {"page": "1"}}"#))[
+                "requests"]?.arrayValue ?? []
         XCTAssertEqual(found.map { $0["uri"]?.stringValue ?? "" }, ["/stories"])
-        let verify = try json(try live.send("POST", "/__admin/requests/verify", headers: Self.jsonBody, body: #"{"method": "POST", "forms": {"username": "someone"}}"#))
+        let verify = try json(
+            try live.send(
+                "POST", "/__admin/requests/verify", headers: Self.jsonBody, body: #"{"method": "POST", "forms": {"username": "someone"}}"#))
         XCTAssertEqual(verify["count"], 0)
         XCTAssertEqual(verify["nearMisses"]?.arrayValue?.first?["request"], "POST /oauth/token")
-        XCTAssertEqual(verify["nearMisses"]?.arrayValue?.first?["differences"], [#"forms.username: expected "someone", got "qa@example.com""#])
+        XCTAssertEqual(
+            verify["nearMisses"]?.arrayValue?.first?["differences"], [#"forms.username: expected "someone", got "qa@example.com""#])
         let badFilter = try live.send("POST", "/__admin/requests/count", headers: Self.jsonBody, body: #"{"urri": "/x"}"#)
         XCTAssertEqual(badFilter.status, 400)
         XCTAssertEqual(try json(badFilter)["diagnostics"]?.arrayValue?.first?["path"], ".urri")
@@ -116,7 +134,8 @@ final class AdminAPITests: XCTestCase {
     }
 
     func testScenariosListSetAndReset() throws {
-        let live = try LiveStubs("""
+        let live = try LiveStubs(
+            """
             [
               {"request": {"uri": "/cart"}, "response": {"text": "empty"}, "scenario": {"name": "cart", "requires": "Started"}},
               {"request": {"uri": "/cart"}, "response": {"text": "full"}, "scenario": {"name": "cart", "requires": "HasItem"}}
@@ -135,7 +154,8 @@ final class AdminAPITests: XCTestCase {
         let live = try LiveStubs(config)
         XCTAssertEqual(try live.send("GET", "/stories").text, "one")
         XCTAssertEqual(try live.send("GET", "/stories").text, "two")
-        _ = try live.send("POST", "/__admin/stubs", headers: Self.jsonBody, body: #"{"request": {"uri": "/added"}, "response": {"text": "a"}}"#)
+        _ = try live.send(
+            "POST", "/__admin/stubs", headers: Self.jsonBody, body: #"{"request": {"uri": "/added"}, "response": {"text": "a"}}"#)
         XCTAssertEqual(try live.send("POST", "/__admin/reset").status, 204)
         XCTAssertEqual(try json(try live.send("GET", "/__admin/requests"))["requests"], [])
         XCTAssertEqual(try live.send("GET", "/stories").text, "one")
@@ -171,7 +191,8 @@ final class AdminAPITests: XCTestCase {
         ])
         XCTAssertEqual(ids, ["admin-1", "admin-2"])
         XCTAssertEqual(server.stubs().map(\.id), ["admin-2", "admin-1", "stubs#0"])
-        XCTAssertEqual(server.stubs()[2].session, ["request": ["method": "GET", "uri": "/a"], "response": ["seq": [["text": "1"], ["text": "2"]]]])
+        XCTAssertEqual(
+            server.stubs()[2].session, ["request": ["method": "GET", "uri": "/a"], "response": ["seq": [["text": "1"], ["text": "2"]]]])
         XCTAssertEqual(try get("/a"), "1")
         XCTAssertEqual(try get("/b"), "b")
         XCTAssertTrue(try get("/zzz").hasPrefix("No stub matched"))
@@ -200,7 +221,9 @@ final class AdminAPITests: XCTestCase {
 
     func testAUserSessionUnderTheAdminPrefixIsRefusedAtLoadWithTheHint() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("stubs.json", """
+        try fixture.write(
+            "stubs.json",
+            """
             [
               {"request": {"uri": "/ok"}, "response": {"text": "x"}},
               {"request": {"uri": "/__admin/health"}, "response": {"text": "mine"}}
@@ -218,7 +241,9 @@ final class AdminAPITests: XCTestCase {
         let server = try StubServer(configFile: "stubs.json", options: options)
         try server.start()
         defer { server.stop() }
-        XCTAssertEqual(try RawHTTPClient.exchange(port: server.port, "GET /__admin/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").text, "mine")
+        XCTAssertEqual(
+            try RawHTTPClient.exchange(port: server.port, "GET /__admin/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").text,
+            "mine")
         XCTAssertThrowsError(try StubServer(stubs: [.init(request: .get(.path("/__admin/{x}")), response: .text("x"))]))
     }
 
@@ -237,7 +262,8 @@ final class AdminAPITests: XCTestCase {
         try guarded.start()
         defer { guarded.stop() }
         for header in ["", "Authorization: Bearer wrong\r\n", "Authorization: Basic s3cret\r\n", "Authorization: Bearer s3cre\r\n"] {
-            let refused = try RawHTTPClient.exchange(port: guarded.port, "GET /__admin/health HTTP/1.1\r\nHost: x\r\n\(header)Connection: close\r\n\r\n")
+            let refused = try RawHTTPClient.exchange(
+                port: guarded.port, "GET /__admin/health HTTP/1.1\r\nHost: x\r\n\(header)Connection: close\r\n\r\n")
             XCTAssertEqual(refused.status, 401, header)
             XCTAssertEqual(refused.header("WWW-Authenticate"), #"Bearer realm="stubserver admin""#)
         }

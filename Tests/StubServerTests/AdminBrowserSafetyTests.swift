@@ -1,7 +1,9 @@
 import Foundation
 import StubServerTestSupport
 import XCTest
+
 @testable import StubServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,10 +31,12 @@ final class AdminBrowserSafetyTests: XCTestCase {
     /// The attack of issue 21: a "simple" request (no preflight) mounting `/` with CORS on.
     func testASimpleCrossSitePostFromAPageIsRefused() throws {
         let live = try LiveStubs(config)
-        let attack = try send(live, "POST", "/__admin/stubs", headers: [
-            ("Origin", "http://evil.example"), ("Sec-Fetch-Site", "cross-site"), ("Sec-Fetch-Mode", "no-cors"),
-            ("Content-Type", "text/plain;charset=UTF-8"),
-        ], body: mountEverything)
+        let attack = try send(
+            live, "POST", "/__admin/stubs",
+            headers: [
+                ("Origin", "http://evil.example"), ("Sec-Fetch-Site", "cross-site"), ("Sec-Fetch-Mode", "no-cors"),
+                ("Content-Type", "text/plain;charset=UTF-8"),
+            ], body: mountEverything)
         XCTAssertEqual(attack.status, 403, attack.text)
         XCTAssertTrue(attack.text.contains("other origins"), attack.text)
         XCTAssertEqual(live.server.stubCount, 1, "nothing was added")
@@ -61,9 +65,11 @@ final class AdminBrowserSafetyTests: XCTestCase {
             // `a, b` may already be a 400 from the parser; never a 200.
             XCTAssertTrue(rebound.status == 403 || (host == "a, b" && rebound.status == 400), "\(host): \(rebound.status) \(rebound.text)")
         }
-        let post = try send(live, "POST", "/__admin/stubs", host: "evil.example:\(port)", headers: [
-            ("Origin", "http://evil.example:\(port)"), ("Content-Type", "application/json"),
-        ], body: mountEverything)
+        let post = try send(
+            live, "POST", "/__admin/stubs", host: "evil.example:\(port)",
+            headers: [
+                ("Origin", "http://evil.example:\(port)"), ("Content-Type", "application/json"),
+            ], body: mountEverything)
         XCTAssertEqual(post.status, 403, post.text)
         for host in ["localhost:\(port)", "LOCALHOST", "127.0.0.1:\(port)", "[::1]:\(port)", "10.1.2.3"] {
             XCTAssertEqual(try send(live, "GET", "/__admin/health", host: host).status, 200, host)
@@ -83,7 +89,8 @@ final class AdminBrowserSafetyTests: XCTestCase {
         try server.start()
         defer { server.stop() }
         func health(_ host: String) throws -> Int {
-            try RawHTTPClient.exchange(port: server.port, "GET /__admin/health HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n").status
+            try RawHTTPClient.exchange(port: server.port, "GET /__admin/health HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+                .status
         }
         XCTAssertEqual(try health("stubs.test:\(server.port)"), 200)
         XCTAssertEqual(try health("Stubs.Test."), 200)
@@ -93,8 +100,9 @@ final class AdminBrowserSafetyTests: XCTestCase {
     func testTheCommandTakesAllowedHostNames() throws {
         let fixture = try ConfigFixture()
         try fixture.write("stubs.json", config)
-        let process = try StubServerProcess(["start", "-p", "0", "-q", "-c", "stubs.json", "--allowed-host", "stubs.test, api.test"],
-                                            workingDirectory: URL(fileURLWithPath: fixture.root))
+        let process = try StubServerProcess(
+            ["start", "-p", "0", "-q", "-c", "stubs.json", "--allowed-host", "stubs.test, api.test"],
+            workingDirectory: URL(fileURLWithPath: fixture.root))
         defer { process.send(signal: SIGTERM); _ = process.waitForExit() }
         let port = try process.waitForPort()
         func health(_ host: String) throws -> Int {
@@ -102,7 +110,8 @@ final class AdminBrowserSafetyTests: XCTestCase {
         }
         XCTAssertEqual(try health("api.test:\(port)"), 200)
         XCTAssertEqual(try health("evil.example:\(port)"), 403)
-        let bad = try StubServerProcess.run(["start", "-c", "stubs.json", "--allowed-host", "a.test:80"], workingDirectory: URL(fileURLWithPath: fixture.root))
+        let bad = try StubServerProcess.run(
+            ["start", "-c", "stubs.json", "--allowed-host", "a.test:80"], workingDirectory: URL(fileURLWithPath: fixture.root))
         XCTAssertEqual(bad.status, 64)
         XCTAssertTrue(bad.stderr.joined().contains("--allowed-host"), bad.stderr.joined())
     }
@@ -113,7 +122,8 @@ final class AdminBrowserSafetyTests: XCTestCase {
             let read = try send(live, "GET", "/__admin/requests", headers: [("Sec-Fetch-Site", site)])
             XCTAssertEqual(read.status, 403, "\(site): \(read.text)")
         }
-        let otherPort = try send(live, "POST", "/__admin/reset", headers: [("Origin", "http://127.0.0.1:3000"), ("Content-Type", "application/json")])
+        let otherPort = try send(
+            live, "POST", "/__admin/reset", headers: [("Origin", "http://127.0.0.1:3000"), ("Content-Type", "application/json")])
         XCTAssertEqual(otherPort.status, 403, otherPort.text)
         let null = try send(live, "POST", "/__admin/reset", headers: [("Origin", "null")])
         XCTAssertEqual(null.status, 403, null.text)
@@ -123,17 +133,22 @@ final class AdminBrowserSafetyTests: XCTestCase {
     func testSameOriginPagesAndToolsAreServed() throws {
         let live = try LiveStubs(config)
         let port = live.server.port
-        let page = try send(live, "POST", "/__admin/stubs", host: "localhost:\(port)", headers: [
-            ("Origin", "http://localhost:\(port)"), ("Sec-Fetch-Site", "same-origin"), ("Sec-Fetch-Mode", "cors"),
-            ("Content-Type", "application/json"),
-        ], body: harmless)
+        let page = try send(
+            live, "POST", "/__admin/stubs", host: "localhost:\(port)",
+            headers: [
+                ("Origin", "http://localhost:\(port)"), ("Sec-Fetch-Site", "same-origin"), ("Sec-Fetch-Mode", "cors"),
+                ("Content-Type", "application/json"),
+            ], body: harmless)
         XCTAssertEqual(page.status, 201, page.text)
         let sse = try send(live, "GET", "/__admin/requests", headers: [("Sec-Fetch-Site", "same-origin"), ("Accept", "text/event-stream")])
         XCTAssertEqual(sse.status, 200, sse.text)
-        let tool = try send(live, "POST", "/__admin/requests/count", headers: [("Content-Type", "application/json; charset=utf-8")], body: #"{"uri": "/x"}"#)
+        let tool = try send(
+            live, "POST", "/__admin/requests/count", headers: [("Content-Type", "application/json; charset=utf-8")], body: #"{"uri": "/x"}"#
+        )
         XCTAssertEqual(tool.status, 200, tool.text)
         XCTAssertEqual(try send(live, "POST", "/__admin/reset").status, 204, "no body, no content type: a tool")
-        XCTAssertEqual(try send(live, "GET", "/__admin/health", headers: [("Sec-Fetch-Site", "none")]).status, 200, "typed into the address bar")
+        XCTAssertEqual(
+            try send(live, "GET", "/__admin/health", headers: [("Sec-Fetch-Site", "none")]).status, 200, "typed into the address bar")
     }
 
     func testHostParsing() {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Journal listings come in pages (`limit`, `offset`, a default page size, a byte cap), so one

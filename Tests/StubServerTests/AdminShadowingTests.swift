@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// A session whose uri matcher reaches into `/__admin/` is refused like one under it: the admin
@@ -20,8 +21,10 @@ final class AdminShadowingTests: XCTestCase {
 
     /// Before, each of these loaded and was silently hidden under `/__admin/`.
     func testMatchersWhoseFixedStartReachesIntoTheAdminPrefixAreRefused() throws {
-        for uri in [#"{"startsWith": "/__adm"}"#, #"{"startsWith": "/__admin"}"#, #"{"match": "/__adm.*"}"#,
-                    #"{"match": "^/__admin/.*"}"#, #"{"path": "/__adm*"}"#, #"{"path": "/__admin/**"}"#] {
+        for uri in [
+            #"{"startsWith": "/__adm"}"#, #"{"startsWith": "/__admin"}"#, #"{"match": "/__adm.*"}"#,
+            #"{"match": "^/__admin/.*"}"#, #"{"path": "/__adm*"}"#, #"{"path": "/__admin/**"}"#,
+        ] {
             let problem = try XCTUnwrap(try loadProblems(uri), "\(uri) must be refused")
             XCTAssertTrue(problem.hasPrefix("stubs.json: [0].request.uri: "), problem)
             XCTAssertTrue(problem.contains("/__admin/"), problem)
@@ -30,8 +33,10 @@ final class AdminShadowingTests: XCTestCase {
     }
 
     func testBroadMatchersAndOtherPrefixesStayAllowed() throws {
-        for uri in [#"{"startsWith": "/"}"#, #"{"startsWith": "/__api"}"#, #"{"match": ".*"}"#, #"{"match": "/__(x|y)"}"#,
-                    #"{"path": "/**"}"#, #""/__adm""#] {
+        for uri in [
+            #"{"startsWith": "/"}"#, #"{"startsWith": "/__api"}"#, #"{"match": ".*"}"#, #"{"match": "/__(x|y)"}"#,
+            #"{"path": "/**"}"#, #""/__adm""#,
+        ] {
             XCTAssertNil(try loadProblems(uri), "\(uri) must load")
         }
     }
@@ -42,7 +47,9 @@ final class AdminShadowingTests: XCTestCase {
         try server.start()
         defer { server.stop() }
         let body = #"{"request": {"uri": {"startsWith": "/__adm"}}, "response": {"text": "mine"}}"#
-        let response = try RawHTTPClient.exchange(port: server.port, """
+        let response = try RawHTTPClient.exchange(
+            port: server.port,
+            """
             POST /__admin/stubs HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)
             """)
         XCTAssertEqual(response.status, 400, response.text)

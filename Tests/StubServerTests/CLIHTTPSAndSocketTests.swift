@@ -1,8 +1,10 @@
 import Foundation
 import StubServerTestSupport
 import XCTest
+
 @testable import HTTPEngine
 @testable import StubServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -35,8 +37,9 @@ final class CLIHTTPSAndSocketTests: XCTestCase {
         #else
         let (_, certificate) = try TLSTestFiles.keystore(in: directory, type: "JKS")
         // moco's cmd.md: https -p 12306 -c foo.json --https /path/to/cert.jks --cert mocohttps --keystore mocohttps
-        let process = try StubServerProcess(["https", "-p", "0", "-c", "foo.json", "--https", "cert.jks", "--cert", "mocohttps", "--keystore", "mocohttps"],
-                                            workingDirectory: directory.url)
+        let process = try StubServerProcess(
+            ["https", "-p", "0", "-c", "foo.json", "--https", "cert.jks", "--cert", "mocohttps", "--keystore", "mocohttps"],
+            workingDirectory: directory.url)
         let port = try process.waitForPort()
         XCTAssertNotNil(process.waitForLine { $0 == "HTTPS: https://localhost:\(port) with keystore cert.jks" }, "\(process.stdout)")
         let verified = try curl(["--cacert", certificate, "https://localhost:\(port)/"])
@@ -50,7 +53,9 @@ final class CLIHTTPSAndSocketTests: XCTestCase {
         defer { client.shutdown() }
         let box = LockedBox<Result<UpstreamResponse, UpstreamError>?>(nil)
         let done = expectation(description: "answered")
-        client.send(try UpstreamRequest(method: "GET", url: "https://127.0.0.1:\(port)/")) { box.value = $0; done.fulfill() }
+        client.send(try UpstreamRequest(method: "GET", url: "https://127.0.0.1:\(port)/")) {
+            box.value = $0; done.fulfill()
+        }
         wait(for: [done], timeout: 30)
         XCTAssertEqual(String(decoding: try XCTUnwrap(box.value).get().body, as: UTF8.self), "foo")
         stop(process)
@@ -63,8 +68,9 @@ final class CLIHTTPSAndSocketTests: XCTestCase {
         #else
         let (certificate, key) = try TLSTestFiles.selfSigned(in: directory)
         for command in [["https"], ["start", "--https"]] {
-            let process = try StubServerProcess(command + ["-p", "0", "-c", "foo.json", "--certificate", certificate, "--private-key", key],
-                                                workingDirectory: directory.url)
+            let process = try StubServerProcess(
+                command + ["-p", "0", "-c", "foo.json", "--certificate", certificate, "--private-key", key],
+                workingDirectory: directory.url)
             let port = try process.waitForPort()
             let verified = try curl(["--cacert", certificate, "https://127.0.0.1:\(port)/"])
             XCTAssertEqual(verified.output, "foo", "\(command)")
@@ -77,11 +83,17 @@ final class CLIHTTPSAndSocketTests: XCTestCase {
     func testHTTPSUsageAndKeystoreErrors() throws {
         let missing = try StubServerProcess.run(["https", "-p", "0", "-c", "foo.json"], workingDirectory: directory.url)
         XCTAssertEqual(missing.status, 64)
-        XCTAssertEqual(missing.stderr.first, "stubserver: error: missing '--https <keystore>' (with '--keystore' and '--cert'), or '--certificate <pem>' with '--private-key <pem>'")
+        XCTAssertEqual(
+            missing.stderr.first,
+            "stubserver: error: missing '--https <keystore>' (with '--keystore' and '--cert'), or '--certificate <pem>' with '--private-key <pem>'"
+        )
         let noPasswords = try StubServerProcess.run(["https", "-c", "foo.json", "--https", "cert.jks"], workingDirectory: directory.url)
         XCTAssertEqual(noPasswords.status, 64)
-        XCTAssertEqual(noPasswords.stderr.first, "stubserver: error: '--https <keystore>' needs '--keystore <store-password>' and '--cert <key-password>'")
-        let noFile = try StubServerProcess.run(["https", "-c", "foo.json", "--https", "nothere.jks", "--cert", "a", "--keystore", "b"], workingDirectory: directory.url)
+        XCTAssertEqual(
+            noPasswords.stderr.first,
+            "stubserver: error: '--https <keystore>' needs '--keystore <store-password>' and '--cert <key-password>'")
+        let noFile = try StubServerProcess.run(
+            ["https", "-c", "foo.json", "--https", "nothere.jks", "--cert", "a", "--keystore", "b"], workingDirectory: directory.url)
         XCTAssertEqual(noFile.status, 1)
         XCTAssertEqual(noFile.stderr.first, "stubserver: error: nothere.jks: cannot read the keystore: no such file")
         let help = try StubServerProcess.run(["https", "--help"])

@@ -1,6 +1,7 @@
 import Foundation
 import StubServerTestSupport
 import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

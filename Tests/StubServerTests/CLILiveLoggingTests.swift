@@ -1,6 +1,7 @@
 import Foundation
 import StubServerTestSupport
 import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,14 +15,16 @@ final class CLILiveLoggingTests: XCTestCase {
 
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
-        try directory.write("live.json", """
-        [
-          {"request": {"uri": "/events"}, "response": {"sse": [{"data": "a"}, {"data": "b"}]}},
-          {"request": {"uri": "/slow"}, "response": {"text": "abcdef", "dribble": {"chunks": 3, "duration": 50}}},
-          {"request": {"uri": "/reset"}, "response": {"fault": "connection_reset"}},
-          {"websocket": {"uri": "/ws", "connected": "hi"}}
-        ]
-        """)
+        try directory.write(
+            "live.json",
+            """
+            [
+              {"request": {"uri": "/events"}, "response": {"sse": [{"data": "a"}, {"data": "b"}]}},
+              {"request": {"uri": "/slow"}, "response": {"text": "abcdef", "dribble": {"chunks": 3, "duration": 50}}},
+              {"request": {"uri": "/reset"}, "response": {"fault": "connection_reset"}},
+              {"websocket": {"uri": "/ws", "connected": "hi"}}
+            ]
+            """)
     }
 
     private func exercise(_ port: Int) throws {
@@ -38,7 +41,9 @@ final class CLILiveLoggingTests: XCTestCase {
         let process = try StubServerProcess(["start", "-p", "0", "-c", "live.json"], workingDirectory: directory.url)
         let port = try process.waitForPort()
         try exercise(port)
-        for prefix in ["GET /events 200 live.json#0 ", "GET /slow 200 live.json#1 ", "GET /reset 0 live.json#2 ", "GET /ws 101 live.json#3 "] {
+        for prefix in [
+            "GET /events 200 live.json#0 ", "GET /slow 200 live.json#1 ", "GET /reset 0 live.json#2 ", "GET /ws 101 live.json#3 ",
+        ] {
             XCTAssertNotNil(process.waitForLine { $0.hasPrefix(prefix) }, "no line starting \(prefix): \(process.stdout)")
         }
         process.send(signal: SIGTERM)

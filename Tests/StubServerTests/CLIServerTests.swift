@@ -1,6 +1,7 @@
 import Foundation
 import StubServerTestSupport
 import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,13 +14,15 @@ final class CLIServerTests: XCTestCase {
 
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
-        try directory.write("conf.json", """
-        [
-          {"request": {"method": "post", "uri": "/oauth/token", "forms": {"username": "qa@example.com"}},
-           "response": {"json": {"access_token": "abc123"}}},
-          {"request": {"uri": "/hello"}, "response": {"text": "v1"}}
-        ]
-        """)
+        try directory.write(
+            "conf.json",
+            """
+            [
+              {"request": {"method": "post", "uri": "/oauth/token", "forms": {"username": "qa@example.com"}},
+               "response": {"json": {"access_token": "abc123"}}},
+              {"request": {"uri": "/hello"}, "response": {"text": "v1"}}
+            ]
+            """)
     }
 
     private func start(_ extra: [String] = [], config: String = "conf.json") throws -> (StubServerProcess, Int) {
@@ -35,7 +38,10 @@ final class CLIServerTests: XCTestCase {
     func testServesLogsOneLinePerRequestAndStopsOnSIGTERM() throws {
         let (process, port) = try start()
         XCTAssertNotNil(process.waitForLine { $0.hasPrefix("Shutdown port is ") })
-        let token = try RawHTTPClient.exchange(port: port, "POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 23\r\n\r\nusername=qa@example.com")
+        let token = try RawHTTPClient.exchange(
+            port: port,
+            "POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 23\r\n\r\nusername=qa@example.com"
+        )
         XCTAssertEqual(token.status, 200)
         XCTAssertEqual(token.text, #"{"access_token":"abc123"}"#)
         XCTAssertEqual(try get(port, "/missing").status, 400)
@@ -185,12 +191,14 @@ final class CLIServerTests: XCTestCase {
     }
 
     func testBrokenConfigurationPrintsEveryDiagnosticAndExits1() throws {
-        try directory.write("broken.json", """
-        [
-          {"request": {"metod": "get", "uri": "/a"}, "response": {"text": "a"}},
-          {"request": {"uri": "/b"}, "response": {"txt": "b"}}
-        ]
-        """)
+        try directory.write(
+            "broken.json",
+            """
+            [
+              {"request": {"metod": "get", "uri": "/a"}, "response": {"text": "a"}},
+              {"request": {"uri": "/b"}, "response": {"txt": "b"}}
+            ]
+            """)
         let result = try StubServerProcess.run(["start", "-p", "0", "-c", "broken.json"], workingDirectory: directory.url)
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr.count, 2, "\(result.stderr)")
@@ -220,13 +228,16 @@ final class CLIServerTests: XCTestCase {
 
         // An edit of an included file reloads; the open keep-alive connection sees the new routes.
         try directory.write("included.json", #"[{"request": {"uri": "/hello"}, "response": {"text": "v2"}}]"#)
-        XCTAssertNotNil(process.waitForLine { $0.contains("included.json changed; configuration reloaded") }, "\(process.stdout) \(process.stderr)")
+        XCTAssertNotNil(
+            process.waitForLine { $0.contains("included.json changed; configuration reloaded") }, "\(process.stdout) \(process.stderr)")
         try kept.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(try kept.readResponse().text, "v2")
 
         // A broken edit keeps the last good configuration and says why (file and JSON path).
         try directory.write("included.json", #"[{"request": {"uri": "/hello"}, "respons": {"text": "v3"}}]"#)
-        XCTAssertNotNil(process.waitForLine { $0.contains("included.json changed but the configuration is broken; still serving the last good one") }, "\(process.stderr)")
+        XCTAssertNotNil(
+            process.waitForLine { $0.contains("included.json changed but the configuration is broken; still serving the last good one") },
+            "\(process.stderr)")
         XCTAssertNotNil(process.waitForLine { $0.contains("included.json: [0].respons") }, "\(process.stderr)")
         XCTAssertEqual(try get(port, "/hello").text, "v2")
 
@@ -247,7 +258,8 @@ final class CLIServerTests: XCTestCase {
     func testNonLoopbackHostPrintsAWarning() throws {
         let process = try StubServerProcess(["start", "-p", "0", "-c", "conf.json", "--host", "0.0.0.0"], workingDirectory: directory.url)
         let port = try process.waitForPort()
-        XCTAssertNotNil(process.waitForLine { $0.hasPrefix("stubserver: warning: listening on 0.0.0.0 exposes your stubs") }, "\(process.stderr)")
+        XCTAssertNotNil(
+            process.waitForLine { $0.hasPrefix("stubserver: warning: listening on 0.0.0.0 exposes your stubs") }, "\(process.stderr)")
         XCTAssertEqual(try get(port, "/hello").text, "v1")
         process.send(signal: SIGTERM)
         XCTAssertEqual(process.waitForExit(), 0)
@@ -277,8 +289,11 @@ final class CLIServerTests: XCTestCase {
     #endif
 
     func testInvalidHostIsARuntimeError() throws {
-        let result = try StubServerProcess.run(["start", "-p", "0", "-c", "conf.json", "--host", "example.com"], workingDirectory: directory.url)
+        let result = try StubServerProcess.run(
+            ["start", "-p", "0", "-c", "conf.json", "--host", "example.com"], workingDirectory: directory.url)
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderr.last, "stubserver: error: invalid host \"example.com\": expected a numeric IPv4 or IPv6 address such as 127.0.0.1")
+        XCTAssertEqual(
+            result.stderr.last, "stubserver: error: invalid host \"example.com\": expected a numeric IPv4 or IPv6 address such as 127.0.0.1"
+        )
     }
 }

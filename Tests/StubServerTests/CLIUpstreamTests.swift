@@ -1,8 +1,10 @@
 import Foundation
 import StubServerTestSupport
 import XCTest
+
 @testable import HTTPEngine
 @testable import StubServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,20 +20,22 @@ final class CLIUpstreamTests: XCTestCase {
     }
 
     func testValidateAcceptsEveryUpstreamKey() throws {
-        try directory.write("live.json", #"""
-        [
-          {"request": {"uri": "/a"}, "response": {"proxy": "http://127.0.0.1:9/a"}},
-          {"request": {"uri": "/b"}, "response": {"proxy": {"url": {"template": "http://127.0.0.1:9/${req.queries['t']}"}, "failover": "fo.json"}}},
-          {"request": {"uri": "/c"}, "response": {"proxy": {"url": "http://127.0.0.1:9/c", "failover": {"file": "fo.json", "status": [502, "503"]}}}},
-          {"request": {"uri": {"startsWith": "/d"}}, "response": {"proxy": {"from": "/d", "to": "http://127.0.0.1:9/", "playback": "pb.json"}}},
-          {"proxy": {"from": "/legacy", "to": "http://127.0.0.1:9/v1", "failover": "fo.json"}},
-          {"request": {"uri": "/rec"}, "response": {"record": {"group": "g", "identifier": {"template": "${req.queries['id']}"}, "tape": "tape.json"}}},
-          {"request": {"uri": "/rep"}, "response": {"replay": {"group": "g", "identifier": "x", "modifier": {"json": {"ok": true}}}}},
-          {"request": {"uri": "/rep2"}, "response": {"replay": "name"}},
-          {"request": {"uri": "/e"}, "response": {"text": "e"},
-           "on": {"complete": {"async": "true", "latency": {"duration": 1, "unit": "second"}, "post": {"url": "http://127.0.0.1:9/hook", "json": {"a": 1}, "headers": {"X-A": "1"}}}}}
-        ]
-        """#)
+        try directory.write(
+            "live.json",
+            #"""
+            [
+              {"request": {"uri": "/a"}, "response": {"proxy": "http://127.0.0.1:9/a"}},
+              {"request": {"uri": "/b"}, "response": {"proxy": {"url": {"template": "http://127.0.0.1:9/${req.queries['t']}"}, "failover": "fo.json"}}},
+              {"request": {"uri": "/c"}, "response": {"proxy": {"url": "http://127.0.0.1:9/c", "failover": {"file": "fo.json", "status": [502, "503"]}}}},
+              {"request": {"uri": {"startsWith": "/d"}}, "response": {"proxy": {"from": "/d", "to": "http://127.0.0.1:9/", "playback": "pb.json"}}},
+              {"proxy": {"from": "/legacy", "to": "http://127.0.0.1:9/v1", "failover": "fo.json"}},
+              {"request": {"uri": "/rec"}, "response": {"record": {"group": "g", "identifier": {"template": "${req.queries['id']}"}, "tape": "tape.json"}}},
+              {"request": {"uri": "/rep"}, "response": {"replay": {"group": "g", "identifier": "x", "modifier": {"json": {"ok": true}}}}},
+              {"request": {"uri": "/rep2"}, "response": {"replay": "name"}},
+              {"request": {"uri": "/e"}, "response": {"text": "e"},
+               "on": {"complete": {"async": "true", "latency": {"duration": 1, "unit": "second"}, "post": {"url": "http://127.0.0.1:9/hook", "json": {"a": 1}, "headers": {"X-A": "1"}}}}}
+            ]
+            """#)
         // Saved files that exist: a missing one is a warning (see MocoExamplesTests).
         try directory.write("fo.json", "[]")
         try directory.write("pb.json", "[]")
@@ -41,15 +45,17 @@ final class CLIUpstreamTests: XCTestCase {
     }
 
     func testValidateRejectsMalformedShapesWithPathLineAndColumn() throws {
-        try directory.write("bad.json", """
-        [
-          {"request": {"uri": "/a"}, "response": {"proxy": {"url": "http://x.test/", "to": "http://y.test/"}}},
-          {"proxy": {"url": "http://x.test/"}},
-          {"request": {"uri": "/c"}, "response": {"proxy": {"from": "/c"}}},
-          {"request": {"uri": "/d"}, "response": {"record": {"group": 3}}},
-          {"request": {"uri": "/e"}, "response": {"text": "e"}, "on": {"complete": {"latency": 5, "get": {"url": "http://x.test/"}}}}
-        ]
-        """)
+        try directory.write(
+            "bad.json",
+            """
+            [
+              {"request": {"uri": "/a"}, "response": {"proxy": {"url": "http://x.test/", "to": "http://y.test/"}}},
+              {"proxy": {"url": "http://x.test/"}},
+              {"request": {"uri": "/c"}, "response": {"proxy": {"from": "/c"}}},
+              {"request": {"uri": "/d"}, "response": {"record": {"group": 3}}},
+              {"request": {"uri": "/e"}, "response": {"text": "e"}, "on": {"complete": {"latency": 5, "get": {"url": "http://x.test/"}}}}
+            ]
+            """)
         let result = try StubServerProcess.run(["validate", "-c", "bad.json"], workingDirectory: directory.url)
         XCTAssertEqual(result.status, 1)
         let expected = [
@@ -62,7 +68,9 @@ final class CLIUpstreamTests: XCTestCase {
         for prefix in expected {
             XCTAssertTrue(result.stderr.contains { $0.hasPrefix("stubserver: error: " + prefix) }, "missing \(prefix) in \(result.stderr)")
         }
-        XCTAssertTrue(result.stderr.allSatisfy { $0.range(of: #"\(line \d+, column \d+\)$"#, options: .regularExpression) != nil }, "\(result.stderr)")
+        XCTAssertTrue(
+            result.stderr.allSatisfy { $0.range(of: #"\(line \d+, column \d+\)$"#, options: .regularExpression) != nil }, "\(result.stderr)"
+        )
     }
 
     func testProxiedExchangesAreLoggedAndQuietSilencesThem() throws {
@@ -71,7 +79,8 @@ final class CLIUpstreamTests: XCTestCase {
         defer { backend.stop() }
         try directory.write("conf.json", #"[{"request": {"uri": "/p"}, "response": {"proxy": "http://127.0.0.1:\#(backend.port)/up"}}]"#)
         for quiet in [false, true] {
-            let process = try StubServerProcess(["start", "-p", "0", "-c", "conf.json"] + (quiet ? ["-q"] : []), workingDirectory: directory.url)
+            let process = try StubServerProcess(
+                ["start", "-p", "0", "-c", "conf.json"] + (quiet ? ["-q"] : []), workingDirectory: directory.url)
             let port = try process.waitForPort()
             let response = try RawHTTPClient.exchange(port: port, "GET /p HTTP/1.1\r\nHost: x\r\n\r\n")
             XCTAssertEqual(response.text, "up")
@@ -102,7 +111,9 @@ final class CLIUpstreamTests: XCTestCase {
         traffic.start()
         let file = directory.url.appendingPathComponent("pb.json").path
         let deadline = Date().addingTimeInterval(20)
-        while (sent.value < 150 || !FileManager.default.fileExists(atPath: file)) && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        while (sent.value < 150 || !FileManager.default.fileExists(atPath: file)) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
         process.send(signal: SIGKILL)
         stop.value = true
         _ = process.waitForExit()

@@ -5,7 +5,9 @@ import XCTest
 
 /// Exit codes and messages of the `stubserver` command that need no configuration.
 final class CLIUsageTests: XCTestCase {
-    private func assertUsageError(_ arguments: [String], says reason: String, hint: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertUsageError(
+        _ arguments: [String], says reason: String, hint: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let result = try StubServerProcess.run(arguments)
         XCTAssertEqual(result.status, 64, "\(arguments)", file: file, line: line)
         XCTAssertEqual(result.stderr, ["stubserver: error: \(reason)", "Run '\(hint)' for usage."], file: file, line: line)
@@ -16,30 +18,52 @@ final class CLIUsageTests: XCTestCase {
         try assertUsageError([], says: "missing subcommand", hint: "stubserver --help")
         try assertUsageError(["serve"], says: "unknown subcommand 'serve'", hint: "stubserver --help")
         try assertUsageError(["start"], says: "missing '-c <config>' or '-g <settings>'", hint: "stubserver start --help")
-        try assertUsageError(["start", "-c", "a.json", "-g", "b.json"], says: "'-c' and '-g' cannot be used together", hint: "stubserver start --help")
+        try assertUsageError(
+            ["start", "-c", "a.json", "-g", "b.json"], says: "'-c' and '-g' cannot be used together", hint: "stubserver start --help")
         try assertUsageError(["start", "-c", "a.json", "-e", "dev"], says: "'-e' needs '-g <settings>'", hint: "stubserver start --help")
-        try assertUsageError(["start", "-c", "a.json", "-p", "http"], says: "invalid port 'http' for '-p': expected a number from 0 to 65535", hint: "stubserver start --help")
-        try assertUsageError(["start", "-c", "a.json", "-p", "70000"], says: "invalid port '70000' for '-p': expected a number from 0 to 65535", hint: "stubserver start --help")
+        try assertUsageError(
+            ["start", "-c", "a.json", "-p", "http"], says: "invalid port 'http' for '-p': expected a number from 0 to 65535",
+            hint: "stubserver start --help")
+        try assertUsageError(
+            ["start", "-c", "a.json", "-p", "70000"], says: "invalid port '70000' for '-p': expected a number from 0 to 65535",
+            hint: "stubserver start --help")
         try assertUsageError(["start", "-c", "a.json", "--verbose"], says: "unknown option '--verbose'", hint: "stubserver start --help")
-        try assertUsageError(["start", "-c", "a.json", "--threads", "0"], says: "invalid value '0' for '--threads': expected a number from 1 to 1024", hint: "stubserver start --help")
-        try assertUsageError(["start", "-c", "a.json", "--threads", "all"], says: "invalid value 'all' for '--threads': expected a number from 1 to 1024", hint: "stubserver start --help")
+        try assertUsageError(
+            ["start", "-c", "a.json", "--threads", "0"], says: "invalid value '0' for '--threads': expected a number from 1 to 1024",
+            hint: "stubserver start --help")
+        try assertUsageError(
+            ["start", "-c", "a.json", "--threads", "all"], says: "invalid value 'all' for '--threads': expected a number from 1 to 1024",
+            hint: "stubserver start --help")
         try assertUsageError(["start", "-c"], says: "missing value for '-c'", hint: "stubserver start --help")
         try assertUsageError(["start", "-c", "a.json", "extra"], says: "unexpected argument 'extra'", hint: "stubserver start --help")
-        try assertUsageError(["start", "-c", "a.json", "--max-memory", "lots"], says: "invalid size 'lots' for '--max-memory': expected bytes or a number with K, M or G, e.g. 256M", hint: "stubserver start --help")
-        try assertUsageError(["start", "-c", "a.json", "--max-memory", "10K"], says: "size '10K' for '--max-memory' is out of range: expected at least 1M", hint: "stubserver start --help")
-        try assertUsageError(["start", "-c", "a.json", "--max-memory", "99999999999999G"], says: "size '99999999999999G' for '--max-memory' is out of range: expected at least 1M", hint: "stubserver start --help")
+        try assertUsageError(
+            ["start", "-c", "a.json", "--max-memory", "lots"],
+            says: "invalid size 'lots' for '--max-memory': expected bytes or a number with K, M or G, e.g. 256M",
+            hint: "stubserver start --help")
+        try assertUsageError(
+            ["start", "-c", "a.json", "--max-memory", "10K"], says: "size '10K' for '--max-memory' is out of range: expected at least 1M",
+            hint: "stubserver start --help")
+        try assertUsageError(
+            ["start", "-c", "a.json", "--max-memory", "99999999999999G"],
+            says: "size '99999999999999G' for '--max-memory' is out of range: expected at least 1M", hint: "stubserver start --help")
         try assertUsageError(["shutdown"], says: "missing '-s <shutdown-port>'", hint: "stubserver shutdown --help")
         try assertUsageError(["validate"], says: "missing '-c <config>' or '-g <settings>'", hint: "stubserver validate --help")
     }
 
     func testHelpIsAvailableEverywhereAndExitsZero() throws {
-        for arguments in [["--help"], ["-h"], ["start", "--help"], ["start", "-h", "-c", "x"], ["shutdown", "--help"], ["validate", "-h"], ["version", "--help"]] {
+        for arguments in [
+            ["--help"], ["-h"], ["start", "--help"], ["start", "-h", "-c", "x"], ["shutdown", "--help"], ["validate", "-h"],
+            ["version", "--help"],
+        ] {
             let result = try StubServerProcess.run(arguments)
             XCTAssertEqual(result.status, 0, "\(arguments)")
             XCTAssertTrue(result.stdout.contains { $0.hasPrefix("USAGE: stubserver") }, "\(arguments): \(result.stdout)")
         }
         let start = try StubServerProcess.run(["start", "--help"]).stdout.joined(separator: "\n")
-        for option in ["-p, --port", "-c, --config", "-g, --settings", "-e, --env", "-s, --shutdown-port", "--host", "--threads", "--max-memory", "-q, --quiet"] {
+        for option in [
+            "-p, --port", "-c, --config", "-g, --settings", "-e, --env", "-s, --shutdown-port", "--host", "--threads", "--max-memory",
+            "-q, --quiet",
+        ] {
             XCTAssertTrue(start.contains(option), "start --help lacks \(option)")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// moco's response `cors` over real HTTP: `true`, the configured form with moco's names and the
@@ -8,7 +9,8 @@ final class CORSHTTPTests: XCTestCase {
     private var stubs: LiveStubs!
 
     override func setUpWithError() throws {
-        stubs = try LiveStubs("""
+        stubs = try LiveStubs(
+            """
             [
               {"request": {"uri": "/open"}, "response": {"text": "open", "cors": true}},
               {"request": {"uri": "/app"}, "response": {"text": "app", "cors": {
@@ -59,9 +61,11 @@ final class CORSHTTPTests: XCTestCase {
     }
 
     func testPreflightAndNonSimpleMethods() throws {
-        let preflight = try stubs.send("OPTIONS", "/app", headers: [
-            ("Origin", "https://app.example"), ("Access-Control-Request-Method", "PUT"),
-        ])
+        let preflight = try stubs.send(
+            "OPTIONS", "/app",
+            headers: [
+                ("Origin", "https://app.example"), ("Access-Control-Request-Method", "PUT"),
+            ])
         XCTAssertEqual(preflight.status, 200)
         XCTAssertEqual(preflight.header("Access-Control-Allow-Origin"), "https://app.example")
         XCTAssertEqual(preflight.header("Access-Control-Allow-Methods"), "GET,put", "joined with a comma, as written")
@@ -94,7 +98,8 @@ final class CORSHTTPTests: XCTestCase {
     /// moco users write several names in one entry ("Content-Type, Authorization"); moco loads
     /// them and sends them as written, under both spellings of each key.
     func testListEntriesHoldingCommasAreSentAsWritten() throws {
-        let commas = try LiveStubs("""
+        let commas = try LiveStubs(
+            """
             [
               {"request": {"uri": "/moco"}, "response": {"text": "x", "cors": {
                 "allowOrigin": "https://app.example",
@@ -110,7 +115,8 @@ final class CORSHTTPTests: XCTestCase {
               }}}
             ]
             """)
-        let preflight = try commas.send("OPTIONS", "/moco", headers: [("Origin", "https://app.example"), ("Access-Control-Request-Method", "PUT")])
+        let preflight = try commas.send(
+            "OPTIONS", "/moco", headers: [("Origin", "https://app.example"), ("Access-Control-Request-Method", "PUT")])
         XCTAssertEqual(preflight.header("Access-Control-Allow-Methods"), "GET, PUT,DELETE")
         XCTAssertEqual(preflight.header("Access-Control-Allow-Headers"), "Content-Type, Authorization")
         let simple = try commas.send("GET", "/moco", headers: [("Origin", "https://app.example")])
@@ -128,14 +134,18 @@ final class CORSHTTPTests: XCTestCase {
 
         let fixture = try ConfigFixture()
         try fixture.write("bad.json", #"[{"response": {"cors": {"allowHeaders": ["X-A\r\nX-Injected: 1"]}}}]"#)
-        XCTAssertEqual(fixture.diagnostics("bad.json").map { "\($0.path): \($0.message)" }, [
-            "[0].response.cors.allowHeaders[0]: expected a name (or names separated by commas) without line breaks",
-        ])
+        XCTAssertEqual(
+            fixture.diagnostics("bad.json").map { "\($0.path): \($0.message)" },
+            [
+                "[0].response.cors.allowHeaders[0]: expected a name (or names separated by commas) without line breaks"
+            ])
     }
 
     func testBadCORSConfigurations() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("bad.json", """
+        try fixture.write(
+            "bad.json",
+            """
             [
               {"response": {"cors": false}},
               {"response": {"cors": {"allowOrigins": "*"}}},
@@ -145,13 +155,15 @@ final class CORSHTTPTests: XCTestCase {
             ]
             """)
         let messages = fixture.diagnostics("bad.json").map { "\($0.path): \($0.message)" }
-        XCTAssertEqual(messages, [
-            #"[0].response.cors: expected true or an object such as {"allowOrigin": "*"}; leave cors out to disable it"#,
-            #"[1].response.cors.allowOrigins: unknown key; did you mean "allowOrigin"?; cors keys: allowOrigin, allowMethods, allowHeaders, maxAge, exposeHeaders, allowCredentials (or their Access-Control-* names)"#,
-            #"[2].response.cors.Access-Control-Allow-Origin: repeated key; allowOrigin and Access-Control-Allow-Origin are the same setting"#,
-            #"[3].response.cors.maxAge.duration: 1e300 day is too long; a duration is at most 100 years (3153600000 seconds)"#,
-            #"[4].response.cors.allowMethods: expected an array of strings, got 3"#,
-            #"[4].response.cors.allowCredentials: expected true or false, got "maybe""#,
-        ])
+        XCTAssertEqual(
+            messages,
+            [
+                #"[0].response.cors: expected true or an object such as {"allowOrigin": "*"}; leave cors out to disable it"#,
+                #"[1].response.cors.allowOrigins: unknown key; did you mean "allowOrigin"?; cors keys: allowOrigin, allowMethods, allowHeaders, maxAge, exposeHeaders, allowCredentials (or their Access-Control-* names)"#,
+                #"[2].response.cors.Access-Control-Allow-Origin: repeated key; allowOrigin and Access-Control-Allow-Origin are the same setting"#,
+                #"[3].response.cors.maxAge.duration: 1e300 day is too long; a duration is at most 100 years (3153600000 seconds)"#,
+                #"[4].response.cors.allowMethods: expected an array of strings, got 3"#,
+                #"[4].response.cors.allowCredentials: expected true or false, got "maybe""#,
+            ])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// A browser's preflight for a session restricted to another method (`"method": "post"`) with
@@ -9,7 +10,8 @@ final class CORSPreflightHTTPTests: XCTestCase {
     private var stubs: LiveStubs!
 
     override func setUpWithError() throws {
-        stubs = try LiveStubs("""
+        stubs = try LiveStubs(
+            """
             [
               {"request": {"method": "post", "uri": "/orders", "headers": {"Authorization": {"startsWith": "Bearer "}},
                            "json": {"item": "tea"}},
@@ -129,7 +131,8 @@ final class CORSPreflightHTTPTests: XCTestCase {
     /// Without a catch-all, a preflight nothing answers is the usual near-miss 400.
     func testAnUnansweredPreflightIsTheNearMiss400() throws {
         let bare = try LiveStubs(#"[{"request": {"method": "post", "uri": "/x"}, "response": {"text": "x", "cors": true}}]"#)
-        let answered = try bare.send("OPTIONS", "/x", headers: [("Origin", "https://a.example"), ("Access-Control-Request-Method", "POST")])
+        let answered = try bare.send(
+            "OPTIONS", "/x", headers: [("Origin", "https://a.example"), ("Access-Control-Request-Method", "POST")])
         XCTAssertEqual(answered.status, 204)
         XCTAssertEqual(answered.header("Access-Control-Allow-Origin"), "*")
         let missed = try bare.send("OPTIONS", "/y", headers: [("Origin", "https://a.example"), ("Access-Control-Request-Method", "POST")])

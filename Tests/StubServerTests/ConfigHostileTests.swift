@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Bad and hostile configurations: each is a load-time error (or warning) naming the file and
@@ -7,7 +8,9 @@ import XCTest
 final class ConfigHostileTests: XCTestCase {
     func testUnrepresentableDurationsAreLoadTimeErrors() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("durations.json", """
+        try fixture.write(
+            "durations.json",
+            """
             [
               {"request": {"uri": "/a"}, "response": {"latency": {"duration": 99999999999999999999, "unit": "second"}}},
               {"request": {"uri": "/b"}, "response": {"latency": 1e308}},
@@ -20,18 +23,21 @@ final class ConfigHostileTests: XCTestCase {
             """)
         let messages = fixture.diagnostics("durations.json").map { "\($0.path): \($0.message)" }
         let limit = "a duration is at most 100 years (3153600000 seconds)"
-        XCTAssertEqual(messages, [
-            "[0].response.latency.duration: 99999999999999999999 second is too long; \(limit)",
-            "[1].response.latency: 1e308 milliseconds is too long; \(limit)",
-            "[2].response.latency.duration: 1e300 nanosecond is too long; \(limit)",
-            "[3].response.latency: 9223372036854775807 milliseconds is too long; \(limit)",
-            "[4].response.cookies.s.maxAge.duration: 9223372036854775807 day is too long; \(limit)",
-            "[5].response.seq[0].latency.duration: 1e20 hour is too long; \(limit)",
-        ], "100 years exactly is allowed")
+        XCTAssertEqual(
+            messages,
+            [
+                "[0].response.latency.duration: 99999999999999999999 second is too long; \(limit)",
+                "[1].response.latency: 1e308 milliseconds is too long; \(limit)",
+                "[2].response.latency.duration: 1e300 nanosecond is too long; \(limit)",
+                "[3].response.latency: 9223372036854775807 milliseconds is too long; \(limit)",
+                "[4].response.cookies.s.maxAge.duration: 9223372036854775807 day is too long; \(limit)",
+                "[5].response.seq[0].latency.duration: 1e20 hour is too long; \(limit)",
+            ], "100 years exactly is allowed")
     }
 
     func testTheLongestAllowedValuesServeWithoutTrapping() throws {
-        let stubs = try LiveStubs("""
+        let stubs = try LiveStubs(
+            """
             [
               {"request": {"uri": "/cookie"}, "response": {"cookies": {"s": {"value": "v", "maxAge": {"duration": 36500, "unit": "day"}}}}},
               {"request": {"uri": "/index"}, "response": {"text": {"template": "${req.json.a[99999999999999999999999]!'none'} ${req.json.a[0]}"}}}
@@ -46,14 +52,17 @@ final class ConfigHostileTests: XCTestCase {
 
     func testEveryProblemInASessionIsReported() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("both.json", #"[{"request": {"uri": {"match": "("}}, "response": {"status": 999, "text": {"template": "${nope}"}}}]"#)
+        try fixture.write(
+            "both.json", #"[{"request": {"uri": {"match": "("}}, "response": {"status": 999, "text": {"template": "${nope}"}}}]"#)
         let paths = fixture.diagnostics("both.json").map(\.path)
         XCTAssertEqual(Set(paths), ["[0].request.uri", "[0].response.status", "[0].response.text.template"])
     }
 
     func testTwoBodiesUnknownVariablesAndDirectivesStayLoadTimeErrors() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("t.json", """
+        try fixture.write(
+            "t.json",
+            """
             [
               {"request": {"uri": "/a"}, "response": {"text": "a", "json": {"b": 1}}},
               {"request": {"uri": "/b"}, "response": {"text": "a", "file": "b.txt"}},
@@ -114,7 +123,9 @@ final class ConfigHostileTests: XCTestCase {
     func testAFileIncludedTwiceLoadsOnceWithAWarning() throws {
         let fixture = try ConfigFixture()
         try fixture.write("api.json", #"[{"request": {"uri": "/x"}, "response": {"text": "x"}}]"#)
-        try fixture.write("settings.json", """
+        try fixture.write(
+            "settings.json",
+            """
             [
               {"include": "api.json"},
               {"include": "api.json"},
@@ -134,14 +145,18 @@ final class ConfigHostileTests: XCTestCase {
         try fixture.write("a.json", "[]")
         try fixture.write("settings.json", #"[{"env": "local", "include": "a.json"}, {"env": "Remote", "include": "a.json"}]"#)
         XCTAssertNoThrow(try ConfigLoader.load(settings: "settings.json", environment: "REMOTE", workingDirectory: fixture.root))
-        XCTAssertThrowsError(try ConfigLoader.load(settings: "settings.json", environment: "lokal", workingDirectory: fixture.root)) { error in
-            XCTAssertEqual("\(error)", #"settings.json: -e "lokal": no settings entry has this env; did you mean "local"? (envs: local, remote)"#)
+        XCTAssertThrowsError(try ConfigLoader.load(settings: "settings.json", environment: "lokal", workingDirectory: fixture.root)) {
+            error in
+            XCTAssertEqual(
+                "\(error)", #"settings.json: -e "lokal": no settings entry has this env; did you mean "local"? (envs: local, remote)"#)
         }
     }
 
     func testResponseFilesThatAreMissingOrEscapeAreWarnings() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("conf/stubs.json", """
+        try fixture.write(
+            "conf/stubs.json",
+            """
             [
               {"request": {"uri": "/missing"}, "response": {"file": "missing.json"}},
               {"request": {"uri": "/escape"}, "response": {"file": "../../../../../../etc/passwd"}},
@@ -151,16 +166,21 @@ final class ConfigHostileTests: XCTestCase {
             ]
             """)
         let loaded = try ConfigLoader.load(config: "conf/stubs.json", workingDirectory: fixture.root)
-        XCTAssertEqual(loaded.warnings.map(\.path), [
-            "[0].response.file", "[1].response.file", "[2].response.seq[0].file", "[4].resource.get[0].response.file",
-        ])
+        XCTAssertEqual(
+            loaded.warnings.map(\.path),
+            [
+                "[0].response.file", "[1].response.file", "[2].response.seq[0].file", "[4].resource.get[0].response.file",
+            ])
         XCTAssertTrue(loaded.warnings[1].message.contains("climbs out of the file root"), loaded.warnings[1].message)
         XCTAssertEqual(loaded.warnings[0].position?.line, 2)
     }
 
     func testWorkingDirectoryWinsOverTheConfigDirectoryWithAWarning() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("conf/stubs.json", #"[{"request": {"uri": "/f"}, "response": {"file": "body.txt"}}, {"request": {"uri": "/g"}, "response": {"file": "only-here.txt"}}]"#)
+        try fixture.write(
+            "conf/stubs.json",
+            #"[{"request": {"uri": "/f"}, "response": {"file": "body.txt"}}, {"request": {"uri": "/g"}, "response": {"file": "only-here.txt"}}]"#
+        )
         try fixture.write("conf/body.txt", "next to the config")
         try fixture.write("conf/only-here.txt", "only next to the config")
         try fixture.write("body.txt", "working directory")
@@ -176,7 +196,9 @@ final class ConfigHostileTests: XCTestCase {
         XCTAssertEqual(server.warnings.count, 1)
         let warning = try XCTUnwrap(server.warnings.first)
         XCTAssertEqual(warning.path, "[0].response.file")
-        XCTAssertTrue(warning.message.contains(fixture.root + "/body.txt") && warning.message.contains(fixture.root + "/conf/body.txt"), warning.message)
+        XCTAssertTrue(
+            warning.message.contains(fixture.root + "/body.txt") && warning.message.contains(fixture.root + "/conf/body.txt"),
+            warning.message)
     }
 
     func testAConfigGlobPicksUpNewFilesOnTheNextReload() throws {
@@ -204,7 +226,9 @@ final class ConfigExhaustionTests: XCTestCase {
         let fixture = try ConfigFixture()
         let parens = String(repeating: "(", count: 100_000) + "req.method" + String(repeating: ")", count: 100_000)
         let chain = "req.json" + String(repeating: "[0]", count: 100_000)
-        try fixture.write("deep.json", """
+        try fixture.write(
+            "deep.json",
+            """
             [
               {"request": {"uri": "/a"}, "response": {"text": {"template": "${\(parens)}"}}},
               {"request": {"uri": "/b"}, "response": {"text": {"template": "${\(chain)}"}}}
@@ -221,7 +245,9 @@ final class ConfigExhaustionTests: XCTestCase {
     func testIncludesThatMultiplyAreBounded() throws {
         let fixture = try ConfigFixture()
         for level in 0..<20 {
-            try fixture.write("f\(level).json", #"[{"context": "/x", "include": "f\#(level + 1).json"}, {"context": "/y", "include": "f\#(level + 1).json"}]"#)
+            try fixture.write(
+                "f\(level).json",
+                #"[{"context": "/x", "include": "f\#(level + 1).json"}, {"context": "/y", "include": "f\#(level + 1).json"}]"#)
         }
         try fixture.write("f20.json", #"[{"request": {"uri": "/leaf"}, "response": {"text": "leaf"}}]"#)
         let started = Date()

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import StubServer
 
 final class ConfigJSONParserTests: XCTestCase {

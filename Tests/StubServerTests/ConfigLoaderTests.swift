@@ -1,10 +1,13 @@
 import XCTest
+
 @testable import StubServer
 
 final class ConfigLoaderTests: XCTestCase {
     func testMixedFileOfSettingsEntriesAndSessionsResolvesIncludesNextToIt() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("Stubs/settings.json", """
+        try fixture.write(
+            "Stubs/settings.json",
+            """
             [
               {"include": "login_conf.json"},
               {"request": {"uri": "/ping"}, "response": {"text": "pong"}}
@@ -53,7 +56,9 @@ final class ConfigLoaderTests: XCTestCase {
     func testContextPrefixesEveryKindOfUriAndFencesCatchAlls() throws {
         let fixture = try ConfigFixture()
         try fixture.write("settings.json", #"[{"context": "/billing", "include": "billing.json"}]"#)
-        try fixture.write("billing.json", """
+        try fixture.write(
+            "billing.json",
+            """
             [
               {"request": {"uri": "/invoices"}, "response": {"text": "equal"}},
               {"request": {"uri": {"match": "/invoices/\\\\d+"}}, "response": {"text": "regex"}},
@@ -94,12 +99,16 @@ final class ConfigLoaderTests: XCTestCase {
 
     func testSettingsRequestAndResponseApplyToEveryIncludedSession() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("settings.json", """
+        try fixture.write(
+            "settings.json",
+            """
             [{"request": {"headers": {"X-Api-Key": "k"}},
               "response": {"headers": {"X-Stub": "1", "Content-Type": "application/vnd.api+json"}, "latency": 5},
               "include": "api.json"}]
             """)
-        try fixture.write("api.json", """
+        try fixture.write(
+            "api.json",
+            """
             [
               {"request": {"uri": "/a"}, "response": {"text": "a", "headers": {"X-Stub": "2"}}},
               {"response": {"text": "fallback"}}
@@ -117,7 +126,9 @@ final class ConfigLoaderTests: XCTestCase {
 
     func testEnvironmentKeepsOnlyMatchingEntriesCaseInsensitively() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("settings.json", """
+        try fixture.write(
+            "settings.json",
+            """
             [
               {"env": "local", "include": "local.json"},
               {"env": "remote", "include": "remote.json"},
@@ -153,7 +164,8 @@ final class ConfigLoaderTests: XCTestCase {
     }
 
     func testStringsAreTrimmedAsMocoDoes() throws {
-        let router = try ConfigFixture().router(#"[{"request": {"uri": "  /spaced  ", "method": " get "}, "response": {"text": "  spaced reply  "}}]"#)
+        let router = try ConfigFixture().router(
+            #"[{"request": {"uri": "  /spaced  ", "method": " get "}, "response": {"text": "  spaced reply  "}}]"#)
         XCTAssertEqual(router.answer("GET", "/spaced").text, "spaced reply")
     }
 

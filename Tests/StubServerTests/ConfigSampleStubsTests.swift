@@ -1,10 +1,12 @@
 import Foundation
+import StubServerTestSupport
+import XCTest
+
+@testable import StubServer
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import StubServerTestSupport
-import XCTest
-@testable import StubServer
 
 /// The Designer News sample in `Stubs/`, served the way people use it.
 final class ConfigSampleStubsTests: XCTestCase {
@@ -56,7 +58,8 @@ final class ConfigSampleStubsTests: XCTestCase {
             var request = URLRequest(url: server.baseURL.appendingPathComponent("oauth/token"))
             request.httpMethod = "POST"
             request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data("grant_type=password&username=qa%40example.com&password=\(password)&client_id=ios&client_secret=s3cr3t".utf8)
+            request.httpBody = Data(
+                "grant_type=password&username=qa%40example.com&password=\(password)&client_id=ios&client_secret=s3cr3t".utf8)
             return request
         }
 
@@ -97,7 +100,9 @@ final class ConfigSampleStubsTests: XCTestCase {
 final class ConfigSettingsHTTPTests: XCTestCase {
     func testSettingsEntriesOverHTTP() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("settings.json", """
+        try fixture.write(
+            "settings.json",
+            """
             [
               {"include": "plain.json"},
               {"context": "/billing", "include": "billing.json"},
@@ -144,7 +149,10 @@ final class ConfigSettingsHTTPTests: XCTestCase {
         ])
         try server.start()
         defer { server.stop() }
-        let token = try RawHTTPClient.exchange(port: server.port, "POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 15\r\n\r\npassword=secret")
+        let token = try RawHTTPClient.exchange(
+            port: server.port,
+            "POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 15\r\n\r\npassword=secret"
+        )
         XCTAssertEqual(token.text, #"{"access_token":"abc"}"#)
         XCTAssertEqual(try RawHTTPClient.exchange(port: server.port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n").status, 404)
         XCTAssertEqual(server.journal.entries.first?.stub, StubReference(file: "stubs", index: 0))

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// The dashboard under `/__admin/ui` over real HTTP: its page and assets, the live feed of
@@ -55,7 +56,8 @@ final class DashboardHTTPTests: XCTestCase {
         let line = try XCTUnwrap(received.split(separator: "\n").last { $0.hasPrefix("data: ") && $0.contains("octocat") })
         let event = try JSONValue(parsing: Array(line.dropFirst("data: ".count).utf8))
         XCTAssertEqual(event["status"], 400)
-        XCTAssertEqual(event["nearMisses"]?.arrayValue?.map { $0["stub"]?.stringValue ?? "" }, ["stubs.json#0", "stubs.json#1", "stubs.json#2"])
+        XCTAssertEqual(
+            event["nearMisses"]?.arrayValue?.map { $0["stub"]?.stringValue ?? "" }, ["stubs.json#0", "stubs.json#1", "stubs.json#2"])
 
         try live.server.setScenario("checkout", state: "Filled")
         try read(until: "event: scenarios")
@@ -80,7 +82,8 @@ final class DashboardHTTPTests: XCTestCase {
         XCTAssertThrowsError(try live.server.reload())
         state = try JSONValue(parsing: try live.send("GET", "/__admin/ui/state").body)
         XCTAssertEqual(state["reload"]?["ok"], false)
-        XCTAssertTrue(state["reload"]?["problems"]?.arrayValue?.first?.stringValue?.contains(".request.metod: unknown key") == true, "\(state)")
+        XCTAssertTrue(
+            state["reload"]?["problems"]?.arrayValue?.first?.stringValue?.contains(".request.metod: unknown key") == true, "\(state)")
         XCTAssertEqual(try live.send("GET", "/users/nobody/repos").status, 200, "the last good configuration keeps serving")
 
         _ = try live.fixture.write("stubs.json", config)

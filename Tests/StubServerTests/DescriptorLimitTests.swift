@@ -1,11 +1,12 @@
 import XCTest
+
 @testable import StubServer
 
 /// `stubserver start` raises its open-file limit; on macOS asking above `kern.maxfilesperproc`
 /// fails with EINVAL and used to leave the server at 256 descriptors.
 final class DescriptorLimitTests: XCTestCase {
     func testTargetNeverExceedsThePerProcessCap() {
-        let unlimited = UInt64(Int64.max)  // RLIM_INFINITY on Darwin
+        let unlimited = UInt64(Int64.max) // RLIM_INFINITY on Darwin
         XCTAssertEqual(DescriptorLimit.target(current: 256, hard: unlimited, perProcessCap: 10240), 10240)
         XCTAssertEqual(DescriptorLimit.target(current: 256, hard: unlimited, perProcessCap: 24576), 24576)
         XCTAssertEqual(DescriptorLimit.target(current: 256, hard: unlimited, perProcessCap: nil), DescriptorLimit.wanted)

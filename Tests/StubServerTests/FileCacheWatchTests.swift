@@ -1,6 +1,7 @@
 import Foundation
-@testable import StubServer
 import XCTest
+
+@testable import StubServer
 
 /// The cache trusts settled files (and absent ones) while inotify reports no change on their
 /// path, so it can skip the open; every change on the path must still show on the next read.

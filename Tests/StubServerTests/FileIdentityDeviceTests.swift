@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import StubServer
 
 /// `dev_t` is `Int32` on Darwin: a device number with the top bit set must become its bit pattern,

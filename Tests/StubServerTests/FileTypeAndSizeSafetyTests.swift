@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,7 +20,8 @@ final class FileTypeAndSizeSafetyTests: XCTestCase {
 
     /// Issue 21 point 3: `GET /f?f=fifo.txt` used to block an event loop in `open()` forever.
     func testAFIFONamedByARequestIsRefusedWithoutBlocking() throws {
-        let live = try LiveStubs(#"[{"request": {"uri": "/f"}, "response": {"file": {"name": {"template": "${req.queries.f}"}}}}]"#, files: ["ok.txt": "fine"])
+        let live = try LiveStubs(
+            #"[{"request": {"uri": "/f"}, "response": {"file": {"name": {"template": "${req.queries.f}"}}}}]"#, files: ["ok.txt": "fine"])
         XCTAssertEqual(mkfifo(live.fixture.path("fifo.txt"), 0o600), 0)
         // Every event loop gets one, so a blocking open would leave none to answer.
         for _ in 0..<4 {
@@ -42,7 +45,9 @@ final class FileTypeAndSizeSafetyTests: XCTestCase {
         try fixture.write("tape.json", #"[{"request": {"uri": "/r"}, "response": {"record": {"group": "g", "tape": "fifo.json"}}}]"#)
         let tape = fixture.diagnostics("tape.json")
         XCTAssertEqual(tape.map(\.path), ["[0].response.record.tape"], tape.description)
-        try fixture.write("failover.json", #"[{"request": {"uri": "/p"}, "response": {"proxy": {"url": "http://127.0.0.1:9/p", "failover": "fifo.json"}}}]"#)
+        try fixture.write(
+            "failover.json",
+            #"[{"request": {"uri": "/p"}, "response": {"proxy": {"url": "http://127.0.0.1:9/p", "failover": "fifo.json"}}}]"#)
         XCTAssertEqual(fixture.diagnostics("failover.json").map(\.path), ["[0].response.proxy.failover"])
     }
 
@@ -74,7 +79,9 @@ final class FileTypeAndSizeSafetyTests: XCTestCase {
         XCTAssertEqual(tape.map(\.path), ["[0].response.replay.tape"])
         XCTAssertTrue(tape.first?.message.contains("tape files are capped at 64 MiB") == true, tape.description)
         try sparse(fixture.path("saved.json"), size: RegularFile.savedExchangesCap + 1)
-        try fixture.write("proxy.json", #"[{"request": {"uri": "/p"}, "response": {"proxy": {"url": "http://127.0.0.1:9/p", "playback": "saved.json"}}}]"#)
+        try fixture.write(
+            "proxy.json", #"[{"request": {"uri": "/p"}, "response": {"proxy": {"url": "http://127.0.0.1:9/p", "playback": "saved.json"}}}]"#
+        )
         let saved = fixture.diagnostics("proxy.json")
         XCTAssertTrue(saved.first?.message.contains("saved-exchange files are capped at 64 MiB") == true, saved.description)
     }

@@ -1,10 +1,12 @@
 import Foundation
+import XCTest
+
+@testable import HTTPEngine
+@testable import StubServer
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import XCTest
-@testable import HTTPEngine
-@testable import StubServer
 
 final class HTTPConcurrencyTests: XCTestCase {
     func testLatencyOnOneConnectionDoesNotBlockOthersOnTheSameLoop() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HTTPEngine
 @testable import StubServer
 
@@ -41,9 +42,8 @@ final class HTTPEngineTests: XCTestCase {
     func testPipelinedRequestsAreAnsweredInOrderEvenWhenTheFirstIsDelayed() throws {
         let client = try RawHTTPClient(port: server.port)
         try client.send(
-            "GET /delay/150 HTTP/1.1\r\nHost: x\r\n\r\n" +
-            "POST /second HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc" +
-            "GET /third HTTP/1.1\r\nHost: x\r\n\r\n"
+            "GET /delay/150 HTTP/1.1\r\nHost: x\r\n\r\n" + "POST /second HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
+                + "GET /third HTTP/1.1\r\nHost: x\r\n\r\n"
         )
         XCTAssertTrue(try client.readResponse().text.hasPrefix("GET /delay/150 "))
         let second = try client.readResponse()
@@ -114,7 +114,8 @@ final class HTTPEngineTests: XCTestCase {
 
     func testNoBodyStatusesCarryNoContentLength() throws {
         let client = try RawHTTPClient(port: server.port)
-        try client.send("GET /status/204 HTTP/1.1\r\nHost: x\r\n\r\nGET /status/304 HTTP/1.1\r\nHost: x\r\n\r\nGET /next HTTP/1.1\r\nHost: x\r\n\r\n")
+        try client.send(
+            "GET /status/204 HTTP/1.1\r\nHost: x\r\n\r\nGET /status/304 HTTP/1.1\r\nHost: x\r\n\r\nGET /next HTTP/1.1\r\nHost: x\r\n\r\n")
         let noContent = try client.readResponse()
         XCTAssertEqual(noContent.statusLine, "HTTP/1.1 204 No Content")
         XCTAssertNil(noContent.header("Content-Length"))
@@ -141,7 +142,8 @@ final class HTTPEngineTests: XCTestCase {
     }
 
     func testAbsoluteFormTargetIsReducedToOriginForm() throws {
-        let response = try RawHTTPClient.exchange(port: server.port, "GET http://example.com/api/x?y=1 HTTP/1.1\r\nHost: example.com\r\n\r\n")
+        let response = try RawHTTPClient.exchange(
+            port: server.port, "GET http://example.com/api/x?y=1 HTTP/1.1\r\nHost: example.com\r\n\r\n")
         XCTAssertTrue(response.text.hasPrefix("GET /api/x?y=1 "), response.text)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HTTPEngine
 @testable import StubServer
 
@@ -76,11 +77,15 @@ final class HTTPLimitsTests: XCTestCase {
 
     func testOversizedPartsGetTheirStatus() throws {
         try assertRefused("GET /\(String(repeating: "a", count: 2000)) HTTP/1.1\r\n\r\n", status: 414)
-        try assertRefused("GET / HTTP/1.1\r\n" + (0..<100).map { "X-Header-\($0): \(String(repeating: "v", count: 60))\r\n" }.joined() + "\r\n", status: 431)
+        try assertRefused(
+            "GET / HTTP/1.1\r\n" + (0..<100).map { "X-Header-\($0): \(String(repeating: "v", count: 60))\r\n" }.joined() + "\r\n",
+            status: 431)
         try assertRefused("POST / HTTP/1.1\r\nContent-Length: 70000\r\n\r\n", status: 413)
         try assertRefused("POST / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n", status: 413)
         let chunk = String(repeating: "z", count: 40000)
-        try assertRefused("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n9c40\r\n\(chunk)\r\n9c40\r\n\(chunk)\r\n0\r\n\r\n", status: 413)
+        try assertRefused(
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n9c40\r\n\(chunk)\r\n9c40\r\n\(chunk)\r\n0\r\n\r\n", status: 413
+        )
         try assertRefused("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffffff\r\n", status: 413)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HTTPEngine
 @testable import StubServer
 
@@ -62,7 +63,8 @@ final class HTTPParserNitsTests: XCTestCase {
             XCTAssertTrue(response.text.contains("body=5"), response.text)
         }
         // Sixteen significant digits are still too large.
-        let huge = try RawHTTPClient.exchange(port: server.port, "POST /z HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1000000000000000\r\n")
+        let huge = try RawHTTPClient.exchange(
+            port: server.port, "POST /z HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1000000000000000\r\n")
         XCTAssertEqual(huge.status, 413)
     }
 

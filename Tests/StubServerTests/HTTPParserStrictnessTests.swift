@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Parser corners from the second attack run (issue 21), each answered as RFC 9110/9112 say.
@@ -41,7 +42,9 @@ final class HTTPParserStrictnessTests: XCTestCase {
     /// Chunked twice (two lines, or one list) is a 400 (RFC 9112 §6.1/§6.3). Before, 501.
     func testChunkedAppliedTwiceIsABadRequest() throws {
         let body = "5\r\nhello\r\n0\r\n\r\n"
-        XCTAssertEqual(try exchange("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n" + body).status, 400)
+        XCTAssertEqual(
+            try exchange("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n" + body).status,
+            400)
         XCTAssertEqual(try exchange("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, chunked\r\n\r\n" + body).status, 400)
         XCTAssertEqual(try exchange("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n" + body).status, 501)
     }
@@ -56,8 +59,9 @@ final class HTTPParserStrictnessTests: XCTestCase {
         XCTAssertEqual(try exchange(head + "5\r\nhello\r\n0\r\n\n").status, 400, "bare LF ending the trailers")
         XCTAssertEqual(try exchange(head + "5 \r\nhello\r\n0\r\n\r\n").status, 400, "a size with a trailing space")
         XCTAssertEqual(try exchange(head + "5\t\r\nhello\r\n0\r\n\r\n").status, 400, "a size with a trailing tab")
-        let fine = try exchange(head.replacingOccurrences(of: "Host: x\r\n", with: "Host: x\r\nConnection: close\r\n")
-            + "5 ;ext=1\r\nhello\r\n0\r\nX-T: 1\r\n\r\n")
+        let fine = try exchange(
+            head.replacingOccurrences(of: "Host: x\r\n", with: "Host: x\r\nConnection: close\r\n")
+                + "5 ;ext=1\r\nhello\r\n0\r\nX-T: 1\r\n\r\n")
         XCTAssertEqual(fine.status, 200, "whitespace before an extension, and a trailer field, stay fine")
         XCTAssertTrue(fine.text.contains("body=5"), fine.text)
     }

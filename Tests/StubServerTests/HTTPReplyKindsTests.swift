@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HTTPEngine
 @testable import StubServer
 
@@ -57,26 +58,33 @@ struct ReplyKindsResponder: HTTPResponder {
         }
         if path.hasPrefix("/stream/"), let count = Int(path.dropFirst(8)) {
             let pieces = (0..<count).map { HTTPStreamedResponse.Piece(Array("piece \($0)\n".utf8), pauseAfter: .milliseconds(20)) }
-            return HTTPReply(.streamed(HTTPStreamedResponse(head: HTTPResponse(headers: ["Content-Type": "text/plain"]), pieces: pieces)), onSent: sent)
+            return HTTPReply(
+                .streamed(HTTPStreamedResponse(head: HTTPResponse(headers: ["Content-Type": "text/plain"]), pieces: pieces)), onSent: sent)
         }
         if path == "/endless" {
             let piece = [UInt8](repeating: UInt8(ascii: "x"), count: 64 * 1024)
-            return HTTPReply(.streamed(HTTPStreamedResponse(head: HTTPResponse()) { stream in
-                if stream.index == 0 { stream.onCancel { probe.note("cancelled /endless") } }
-                probe.produced(piece.count)
-                stream.write(piece)
-            }), onSent: sent)
+            return HTTPReply(
+                .streamed(
+                    HTTPStreamedResponse(head: HTTPResponse()) { stream in
+                        if stream.index == 0 { stream.onCancel { probe.note("cancelled /endless") } }
+                        probe.produced(piece.count)
+                        stream.write(piece)
+                    }), onSent: sent)
         }
         if path == "/slow-stream" {
-            return HTTPReply(.streamed(HTTPStreamedResponse(head: HTTPResponse()) { stream in
-                if stream.index == 0 { stream.onCancel { probe.note("cancelled /slow-stream") } }
-                stream.schedule(after: stream.index == 0 ? .zero : .seconds(10)) { stream.write(Array("tick\n".utf8)) }
-            }), onSent: sent)
+            return HTTPReply(
+                .streamed(
+                    HTTPStreamedResponse(head: HTTPResponse()) { stream in
+                        if stream.index == 0 { stream.onCancel { probe.note("cancelled /slow-stream") } }
+                        stream.schedule(after: stream.index == 0 ? .zero : .seconds(10)) { stream.write(Array("tick\n".utf8)) }
+                    }), onSent: sent)
         }
         if path == "/echo-upgrade" {
-            return HTTPReply(.upgraded(HTTPUpgrade(head: HTTPResponse(status: 101, headers: ["Upgrade": "echo"])) {
-                EchoProtocol(probe: probe)
-            }), onSent: sent)
+            return HTTPReply(
+                .upgraded(
+                    HTTPUpgrade(head: HTTPResponse(status: 101, headers: ["Upgrade": "echo"])) {
+                        EchoProtocol(probe: probe)
+                    }), onSent: sent)
         }
         if path == "/reset" { return HTTPReply(.fault(.connectionReset), onSent: sent) }
         if path == "/garbage" { return HTTPReply(.fault(.bytesThenClose(Array("NOT HTTP\u{0}\u{1}".utf8))), onSent: sent) }
@@ -130,11 +138,9 @@ final class HTTPReplyKindsTests: XCTestCase {
         try start()
         let client = try RawHTTPClient(port: server.port)
         try client.send(
-            "GET /deferred/150 HTTP/1.1\r\nHost: x\r\n\r\n" +
-            "GET /first HTTP/1.1\r\nHost: x\r\n\r\n" +
-            "GET /deferred/10 HTTP/1.1\r\nHost: x\r\n\r\n" +
-            "GET /deferred-now HTTP/1.1\r\nHost: x\r\n\r\n" +
-            "GET /last HTTP/1.1\r\nHost: x\r\n\r\n"
+            "GET /deferred/150 HTTP/1.1\r\nHost: x\r\n\r\n" + "GET /first HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /deferred/10 HTTP/1.1\r\nHost: x\r\n\r\n" + "GET /deferred-now HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /last HTTP/1.1\r\nHost: x\r\n\r\n"
         )
         XCTAssertEqual(try client.readResponse().text, "late /deferred/150")
         XCTAssertEqual(try client.readResponse().text, "plain /first")

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,8 +40,10 @@ final class HTTPRobustnessTests: XCTestCase {
 
     static func mutate(_ input: [UInt8], using random: inout SplitMix64) -> [UInt8] {
         var bytes = input
-        let interesting: [[UInt8]] = ["\r\n", "\n", "\r", " ", ":", "0", "-1", "ffffffffffffffff", "\0", "chunked",
-                                     "Content-Length: ", "Transfer-Encoding: chunked\r\n", "HTTP/1.1", "%", "\u{FF}"].map { Array($0.utf8) }
+        let interesting: [[UInt8]] = [
+            "\r\n", "\n", "\r", " ", ":", "0", "-1", "ffffffffffffffff", "\0", "chunked",
+            "Content-Length: ", "Transfer-Encoding: chunked\r\n", "HTTP/1.1", "%", "\u{FF}",
+        ].map { Array($0.utf8) }
         for _ in 0..<Int.random(in: 1...4, using: &random) {
             switch Int.random(in: 0..<8, using: &random) {
             case 0 where !bytes.isEmpty: // flip a byte
@@ -60,7 +64,9 @@ final class HTTPRobustnessTests: XCTestCase {
                 bytes.insert(contentsOf: [UInt8](repeating: bytes[at], count: Int.random(in: 100...20_000, using: &random)), at: at)
             default: // splice with another corpus entry
                 let other = Array(corpus.randomElement(using: &random)!.utf8)
-                bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &random))) + other.suffix(Int.random(in: 0...other.count, using: &random))
+                bytes =
+                    Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &random)))
+                    + other.suffix(Int.random(in: 0...other.count, using: &random))
             }
         }
         return bytes

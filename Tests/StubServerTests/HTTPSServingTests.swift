@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HTTPEngine
 @testable import StubServer
 
@@ -20,10 +21,11 @@ final class HTTPSServingTests: XCTestCase {
         var options = StubServer.Options(limits: limits)
         options.tls = identity
         options.eventLoopCount = 2
-        let server = try StubServer(stubs: [
-            StubDefinition(request: .get("/hello"), response: .text("hello over tls")),
-            StubDefinition(request: .post("/echo"), response: .text(.template("${req.content}"))),
-        ], options: options)
+        let server = try StubServer(
+            stubs: [
+                StubDefinition(request: .get("/hello"), response: .text("hello over tls")),
+                StubDefinition(request: .post("/echo"), response: .text(.template("${req.content}"))),
+            ], options: options)
         try server.start()
         return server
     }
@@ -69,10 +71,12 @@ final class HTTPSServingTests: XCTestCase {
         let (certificate, key) = try TLSTestFiles.selfSigned(in: directory)
         let server = try server(try TLSIdentity(certificateFile: certificate, privateKeyFile: key))
         defer { server.stop() }
-        let result = try TLSTestFiles.run("openssl", [
-            "s_client", "-connect", "127.0.0.1:\(server.port)", "-servername", "localhost", "-CAfile", certificate,
-            "-verify_return_error", "-verify_hostname", "localhost", "-quiet",
-        ], in: directory, input: "GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        let result = try TLSTestFiles.run(
+            "openssl",
+            [
+                "s_client", "-connect", "127.0.0.1:\(server.port)", "-servername", "localhost", "-CAfile", certificate,
+                "-verify_return_error", "-verify_hostname", "localhost", "-quiet",
+            ], in: directory, input: "GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         XCTAssertTrue(result.output.contains("HTTP/1.1 200 OK"), result.output)
         XCTAssertTrue(result.output.hasSuffix("hello over tls"), result.output)
     }
@@ -136,8 +140,9 @@ final class HTTPSServingTests: XCTestCase {
 
     func testAJKSKeystoreMadeByKeytoolIsReadVerifiedAndServed() throws {
         for algorithm in [["-keyalg", "EC", "-groupname", "secp256r1"], ["-keyalg", "RSA", "-keysize", "2048"]] {
-            let (keystore, certificate) = try TLSTestFiles.keystore(in: directory, type: "JKS", keyAlgorithm: algorithm,
-                                                                    storePassword: "storepass", keyPassword: "keypass")
+            let (keystore, certificate) = try TLSTestFiles.keystore(
+                in: directory, type: "JKS", keyAlgorithm: algorithm,
+                storePassword: "storepass", keyPassword: "keypass")
             XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: keystore)).prefix(4)), [0xFE, 0xED, 0xFE, 0xED])
             let identity = try TLSIdentity(keystoreFile: keystore, storePassword: "storepass", keyPassword: "keypass")
             XCTAssertEqual(identity.certificateChain.count, 1)
@@ -145,7 +150,9 @@ final class HTTPSServingTests: XCTestCase {
             defer { server.stop() }
             let client = client(trusting: certificate)
             defer { client.shutdown() }
-            XCTAssertEqual(String(decoding: try call(client, "https://localhost:\(server.port)/hello").body, as: UTF8.self), "hello over tls", "\(algorithm)")
+            XCTAssertEqual(
+                String(decoding: try call(client, "https://localhost:\(server.port)/hello").body, as: UTF8.self), "hello over tls",
+                "\(algorithm)")
             try FileManager.default.removeItem(atPath: keystore)
         }
     }
@@ -153,7 +160,9 @@ final class HTTPSServingTests: XCTestCase {
     func testAJKSKeystoreWithAWrongPasswordOrDamagedBytesIsRefusedClearly() throws {
         let (keystore, _) = try TLSTestFiles.keystore(in: directory, type: "JKS", storePassword: "storepass", keyPassword: "keypass")
         XCTAssertThrowsError(try TLSIdentity(keystoreFile: keystore, storePassword: "wrong", keyPassword: "keypass")) { error in
-            XCTAssertEqual("\(error)", "\(keystore): the JKS keystore's integrity check failed: wrong keystore password (--keystore), or the file is damaged")
+            XCTAssertEqual(
+                "\(error)",
+                "\(keystore): the JKS keystore's integrity check failed: wrong keystore password (--keystore), or the file is damaged")
         }
         XCTAssertThrowsError(try TLSIdentity(keystoreFile: keystore, storePassword: "storepass", keyPassword: "wrong")) { error in
             XCTAssertEqual("\(error)", "\(keystore): entry \"moco\": wrong key password (--cert)")

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Slow and idle clients: a reader is not idle, a dribbling body has a total deadline, and a

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Upgraded (websocket-style) connections under the engine's bounds: they count against the
@@ -109,9 +110,11 @@ private struct FloodingResponder: HTTPResponder {
     func respond(to request: HTTPRequest) -> HTTPReply {
         guard request.rawPath == "/upgrade" else { return HTTPReply(.response(HTTPResponse(status: 200, body: Array("plain".utf8)))) }
         let probe = probe
-        return HTTPReply(.upgraded(HTTPUpgrade(head: HTTPResponse(status: 101, headers: ["Upgrade": "flood"])) {
-            FloodingProtocol(probe: probe)
-        }))
+        return HTTPReply(
+            .upgraded(
+                HTTPUpgrade(head: HTTPResponse(status: 101, headers: ["Upgrade": "flood"])) {
+                    FloodingProtocol(probe: probe)
+                }))
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HTTPEngine
 @testable import StubServer
 
@@ -7,7 +8,8 @@ import XCTest
 final class HeaderValueSafetyTests: XCTestCase {
     func testCRLFInACORSValueIsALoadErrorWithItsPath() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("stubs.json", #"[{"request": {"uri": "/c"}, "response": {"text": "x", "cors": {"allowOrigin": "http://a\r\nX-Injected: 1"}}}]"#)
+        try fixture.write(
+            "stubs.json", #"[{"request": {"uri": "/c"}, "response": {"text": "x", "cors": {"allowOrigin": "http://a\r\nX-Injected: 1"}}}]"#)
         let problems = fixture.diagnostics("stubs.json")
         XCTAssertEqual(problems.map(\.path), ["[0].response.cors.allowOrigin"], problems.description)
         XCTAssertTrue(problems.first?.message.contains("cannot contain a CR") == true, problems.description)
@@ -16,7 +18,9 @@ final class HeaderValueSafetyTests: XCTestCase {
 
     func testNULAndLFInHeadersCookiesAndRedirectsAreLoadErrors() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("stubs.json", #"""
+        try fixture.write(
+            "stubs.json",
+            #"""
             [{"request": {"uri": "/h", "headers": {"X-Match": "a\nb"}}, "response": {"text": "a\nb", "headers": {"X-A": "a\u0000b"}, "cookies": {"c": {"value": "v", "path": "/\n"}}}},
              {"request": {"uri": "/r"}, "redirectTo": "/x\r\nSet-Cookie: a=b"},
              {"context": "/s", "response": {"headers": {"X-S": "\n"}}, "include": "other.json"},
@@ -24,22 +28,27 @@ final class HeaderValueSafetyTests: XCTestCase {
             """#)
         try fixture.write("other.json", "[]")
         let paths = Set(fixture.diagnostics("stubs.json").map(\.path))
-        XCTAssertEqual(paths, [
-            "[0].response.headers.X-A", "[0].response.cookies.c.path", "[1].redirectTo", "[2].response.headers.X-S",
-            "[3].on.complete.post.headers.X-E",
-        ], "request matchers and bodies may hold any text")
+        XCTAssertEqual(
+            paths,
+            [
+                "[0].response.headers.X-A", "[0].response.cookies.c.path", "[1].redirectTo", "[2].response.headers.X-S",
+                "[3].on.complete.post.headers.X-E",
+            ], "request matchers and bodies may hold any text")
     }
 
     func testCommasInCORSListsAreFine() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("stubs.json", #"[{"request": {"uri": "/c"}, "response": {"text": "x", "cors": {"allowOrigin": "http://a.test, http://b.test"}}}]"#)
+        try fixture.write(
+            "stubs.json",
+            #"[{"request": {"uri": "/c"}, "response": {"text": "x", "cors": {"allowOrigin": "http://a.test, http://b.test"}}}]"#)
         XCTAssertNoThrow(try fixture.load("stubs.json"))
     }
 
     func testTheAdminAPIRefusesHeaderInjectionWith400() throws {
         let live = try LiveStubs("[]")
-        let added = try live.send("POST", "/__admin/stubs", headers: [("Content-Type", "application/json")],
-                                  body: #"{"request": {"uri": "/c"}, "response": {"text": "x", "cors": {"allowOrigin": "http://a\r\nX-Injected: 1"}}}"#)
+        let added = try live.send(
+            "POST", "/__admin/stubs", headers: [("Content-Type", "application/json")],
+            body: #"{"request": {"uri": "/c"}, "response": {"text": "x", "cors": {"allowOrigin": "http://a\r\nX-Injected: 1"}}}"#)
         XCTAssertEqual(added.status, 400, added.text)
         XCTAssertTrue(added.text.contains(".response.cors.allowOrigin"), added.text)
         XCTAssertEqual(live.server.stubCount, 0)
@@ -47,7 +56,8 @@ final class HeaderValueSafetyTests: XCTestCase {
 
     /// A value rendered from the request (percent-decoded CR LF or NUL) is refused with 400.
     func testRenderedValuesCannotSplitTheHead() throws {
-        let live = try LiveStubs(#"[{"request": {"uri": "/t"}, "response": {"text": "x", "headers": {"X-Echo": {"template": "${req.queries.v}"}}}}]"#)
+        let live = try LiveStubs(
+            #"[{"request": {"uri": "/t"}, "response": {"text": "x", "headers": {"X-Echo": {"template": "${req.queries.v}"}}}}]"#)
         for value in ["a%0D%0AX-Injected:%201", "a%0AX-Injected:%201", "a%00b"] {
             let response = try live.send("GET", "/t?v=\(value)")
             XCTAssertEqual(response.status, 400, value)

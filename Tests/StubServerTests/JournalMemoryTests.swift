@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HTTPEngine
 @testable import StubServer
 
@@ -17,7 +18,9 @@ final class JournalMemoryTests: XCTestCase {
     func testByteCapacityDropsOldestEntries() {
         let journal = RequestJournal(capacity: 10_000, byteCapacity: 1 << 20)
         for index in 0..<200 {
-            journal.record(request: HTTPRequest(method: "GET", target: "/\(index)", headers: bigHeaders(60 * 1024)), stub: nil, status: 200, duration: .zero)
+            journal.record(
+                request: HTTPRequest(method: "GET", target: "/\(index)", headers: bigHeaders(60 * 1024)), stub: nil, status: 200,
+                duration: .zero)
         }
         XCTAssertLessThanOrEqual(journal.bytes, 1 << 20)
         XCTAssertGreaterThan(journal.count, 10)
@@ -31,7 +34,8 @@ final class JournalMemoryTests: XCTestCase {
     func testAnEntryLargerThanTheWholeCapacityIsNotKept() {
         let journal = RequestJournal(capacity: 10, byteCapacity: 1000)
         journal.record(request: HTTPRequest(method: "GET", target: "/small"), stub: nil, status: 200, duration: .zero)
-        journal.record(request: HTTPRequest(method: "GET", target: "/huge", headers: bigHeaders(5000)), stub: nil, status: 200, duration: .zero)
+        journal.record(
+            request: HTTPRequest(method: "GET", target: "/huge", headers: bigHeaders(5000)), stub: nil, status: 200, duration: .zero)
         XCTAssertEqual(journal.entries.map(\.request.target), ["/small"])
         XCTAssertEqual(journal.droppedCount, 1)
     }
@@ -43,7 +47,9 @@ final class JournalMemoryTests: XCTestCase {
         let journal = RequestJournal(capacity: 100, byteCapacity: 10 << 20)
         journal.attach(to: budget)
         for index in 0..<4 {
-            journal.record(request: HTTPRequest(method: "POST", target: "/\(index)", body: Array(repeating: 1, count: 60 * 1024)), stub: nil, status: 200, duration: .zero)
+            journal.record(
+                request: HTTPRequest(method: "POST", target: "/\(index)", body: Array(repeating: 1, count: 60 * 1024)), stub: nil,
+                status: 200, duration: .zero)
         }
         XCTAssertEqual(budget.inUse, journal.bytes)
         XCTAssertGreaterThan(budget.inUse, 240 * 1024)
@@ -64,7 +70,8 @@ final class JournalMemoryTests: XCTestCase {
         try server.start()
         defer { server.stop() }
         XCTAssertEqual(server.options.limits.maxMemoryBytes, 256 * 1024 * 1024)
-        _ = try RawHTTPClient.exchange(port: server.port, "POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n" + String(repeating: "b", count: 5000))
+        _ = try RawHTTPClient.exchange(
+            port: server.port, "POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n" + String(repeating: "b", count: 5000))
         XCTAssertGreaterThanOrEqual(server.memory.inUse, 5000)
         XCTAssertEqual(server.memory.inUse, server.journal.bytes)
     }

@@ -1,9 +1,12 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 final class JournalTests: XCTestCase {
-    private nonisolated static func request(_ method: String, _ target: String, body: String = "", headers: HTTPHeaders = [:]) -> HTTPRequest {
+    private nonisolated static func request(_ method: String, _ target: String, body: String = "", headers: HTTPHeaders = [:])
+        -> HTTPRequest
+    {
         HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8))
     }
 
@@ -34,9 +37,11 @@ final class JournalTests: XCTestCase {
     func testQueriesByMethodPathAndFilter() {
         let journal = RequestJournal()
         let login = StubReference(file: "login.json", index: 0)
-        journal.record(request: request("POST", "/oauth/token", body: "grant_type=password&username=qa%40example.com",
-                                        headers: ["Content-Type": "application/x-www-form-urlencoded"]),
-                       stub: login, status: 200, duration: .zero)
+        journal.record(
+            request: request(
+                "POST", "/oauth/token", body: "grant_type=password&username=qa%40example.com",
+                headers: ["Content-Type": "application/x-www-form-urlencoded"]),
+            stub: login, status: 200, duration: .zero)
         journal.record(request: request("GET", "/api/v1/stories?client_id=abc&page=2"), stub: nil, status: 400, duration: .zero)
         journal.record(request: request("get", "/api/v1/stories%2Fextra"), stub: nil, status: 400, duration: .zero)
 
@@ -86,8 +91,9 @@ final class JournalTests: XCTestCase {
 
     func testLogLineNamesMethodPathStatusStubAndMilliseconds() {
         let journal = RequestJournal()
-        let matched = journal.record(request: request("GET", "/api/v1/stories"), stub: StubReference(file: "Stubs/stories.json", index: 2),
-                                     status: 200, duration: .microseconds(1500))
+        let matched = journal.record(
+            request: request("GET", "/api/v1/stories"), stub: StubReference(file: "Stubs/stories.json", index: 2),
+            status: 200, duration: .microseconds(1500))
         XCTAssertEqual(matched.description, "GET /api/v1/stories 200 Stubs/stories.json#2 1.5ms")
         let missed = journal.record(request: request("DELETE", "/x"), stub: nil, status: 400, duration: .zero)
         XCTAssertEqual(missed.description, "DELETE /x 400 no match 0.0ms")

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Back-pressure, measured: clients that stop reading a long SSE stream or a dribbled body
@@ -22,7 +23,8 @@ final class LiveMemoryTests: XCTestCase {
         let event = String(repeating: "e", count: 16 * 1024)
         let events = (0..<400).map { _ in #"{"data": "\#(event)"}"# }.joined(separator: ",")
         let body = String(repeating: "d", count: 4 * 1024 * 1024)
-        let live = try LiveStubs("""
+        let live = try LiveStubs(
+            """
             [{"request": {"uri": "/events"}, "response": {"sse": [\(events)]}},
              {"request": {"uri": "/dribble"}, "response": {"text": "\(body)", "dribble": {"chunks": 400, "duration": 2000}}},
              {"request": {"uri": "/ping"}, "response": {"text": "pong"}}]

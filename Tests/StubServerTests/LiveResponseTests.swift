@@ -1,16 +1,19 @@
 import Foundation
+import XCTest
+
+@testable import StubServer
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import XCTest
-@testable import StubServer
 
 /// `sse`, `dribble` and `fault` over real sockets.
 final class LiveResponseTests: XCTestCase {
     // MARK: Server-sent events
 
     func testInlineEventsAreFramedAsTheReferenceOneChunkEachThenTheConnectionCloses() throws {
-        let live = try LiveStubs("""
+        let live = try LiveStubs(
+            """
             [{"request": {"uri": "/events"}, "response": {"sse": [
               {"event": "tick", "data": "a", "id": "1", "retry": 500, "delay": 30},
               {"data": "plain"},
@@ -27,11 +30,13 @@ final class LiveResponseTests: XCTestCase {
         XCTAssertEqual(response.header("Transfer-Encoding"), "chunked")
         XCTAssertEqual(response.header("Connection"), "close")
         XCTAssertNil(response.header("Content-Length"))
-        XCTAssertEqual(response.chunks.map { String(decoding: $0, as: UTF8.self) }, [
-            "id: 1\nevent: tick\nretry: 500\ndata: a\n\n",
-            "data: plain\n\n",
-            "event: multi\ndata: line 1\ndata: line 2\n\n",
-        ])
+        XCTAssertEqual(
+            response.chunks.map { String(decoding: $0, as: UTF8.self) },
+            [
+                "id: 1\nevent: tick\nretry: 500\ndata: a\n\n",
+                "data: plain\n\n",
+                "event: multi\ndata: line 1\ndata: line 2\n\n",
+            ])
         XCTAssertEqual(client.closeKind(timeout: 10), false, "the connection closes after the last event")
         let entry = try XCTUnwrap(live.server.journal.requests(path: "/events").first)
         XCTAssertEqual(entry.status, 200)
@@ -39,7 +44,8 @@ final class LiveResponseTests: XCTestCase {
     }
 
     func testObjectFormDelaysEveryEvent() throws {
-        let live = try LiveStubs("""
+        let live = try LiveStubs(
+            """
             [{"request": {"uri": "/slow"}, "response": {"sse": {"delay": {"duration": 150, "unit": "millisecond"}, "events": [
               {"data": "1"}, {"data": "2"}, {"data": "3"}
             ]}}}]
@@ -57,15 +63,19 @@ final class LiveResponseTests: XCTestCase {
     }
 
     func testFileFormReadsBlocksPerRequest() throws {
-        let live = try LiveStubs(#"[{"request": {"uri": "/file"}, "response": {"sse": {"file": "events.sse"}, "headers": {"X-Stream": "yes"}}}]"#, files: [
-            "events.sse": "id: 7\nevent: greeting\ndata: hello\ndata: world\n\n\nretry: 100\ndata: second\ndelay: 20\n",
-        ])
+        let live = try LiveStubs(
+            #"[{"request": {"uri": "/file"}, "response": {"sse": {"file": "events.sse"}, "headers": {"X-Stream": "yes"}}}]"#,
+            files: [
+                "events.sse": "id: 7\nevent: greeting\ndata: hello\ndata: world\n\n\nretry: 100\ndata: second\ndelay: 20\n"
+            ])
         let response = try live.send("GET", "/file")
         XCTAssertEqual(response.header("X-Stream"), "yes")
-        XCTAssertEqual(response.chunks.map { String(decoding: $0, as: UTF8.self) }, [
-            "id: 7\nevent: greeting\ndata: hello\ndata: world\n\n",
-            "retry: 100\ndata: second\n\n",
-        ])
+        XCTAssertEqual(
+            response.chunks.map { String(decoding: $0, as: UTF8.self) },
+            [
+                "id: 7\nevent: greeting\ndata: hello\ndata: world\n\n",
+                "retry: 100\ndata: second\n\n",
+            ])
         try live.fixture.write("events.sse", "event: changed\n")
         let broken = try live.send("GET", "/file")
         XCTAssertEqual(broken.status, 400)
@@ -98,7 +108,8 @@ final class LiveResponseTests: XCTestCase {
 
     func testDribbleSendsTheBodyInChunksOverTheDurationKeepingContentLength() throws {
         let body = String(repeating: "0123456789", count: 10)
-        let live = try LiveStubs(#"[{"request": {"uri": "/slow"}, "response": {"text": "\#(body)", "dribble": {"chunks": 4, "duration": 300}}}]"#)
+        let live = try LiveStubs(
+            #"[{"request": {"uri": "/slow"}, "response": {"text": "\#(body)", "dribble": {"chunks": 4, "duration": 300}}}]"#)
         let client = try RawHTTPClient(port: live.server.port)
         let started = Date()
         try client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -115,7 +126,8 @@ final class LiveResponseTests: XCTestCase {
     }
 
     func testDribbleByRateArrivesInPieces() throws {
-        let live = try LiveStubs(#"[{"request": {"uri": "/rate"}, "response": {"text": "abcdefghijklmnopqrst", "dribble": {"bytes_per_second": 50}}}]"#)
+        let live = try LiveStubs(
+            #"[{"request": {"uri": "/rate"}, "response": {"text": "abcdefghijklmnopqrst", "dribble": {"bytes_per_second": 50}}}]"#)
         let client = try RawHTTPClient(port: live.server.port)
         try client.send("GET /rate HTTP/1.1\r\nHost: x\r\n\r\n")
         let head = try client.readHead()
@@ -149,7 +161,8 @@ final class LiveResponseTests: XCTestCase {
     }
 
     func testMalformedAndRandomDataFaults() throws {
-        let live = try LiveStubs("""
+        let live = try LiveStubs(
+            """
             [{"request": {"uri": "/malformed"}, "response": {"fault": "malformed_response"}},
              {"request": {"uri": "/random"}, "response": {"fault": "random_data_then_close"}}]
             """)
@@ -186,7 +199,9 @@ final class LiveResponseTests: XCTestCase {
 
     func testMalformedShapesNameFilePathLineAndColumn() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("live.json", """
+        try fixture.write(
+            "live.json",
+            """
             [
               {"response": {"sse": {"delay": 10}}},
               {"response": {"sse": [{"event": "x"}], "text": "t"}},
@@ -198,23 +213,27 @@ final class LiveResponseTests: XCTestCase {
               {"response": {"text": "x", "dribble": {"chunks": 3}, "fault": "empty_response"}}
             ]
             """)
-        XCTAssertEqual(fixture.diagnostics("live.json").map(\.description), [
-            #"live.json: [0].response.sse: expected "events" (an array) or "file" (a file of events) (line 2, column 24)"#,
-            #"live.json: [1].response.sse: server-sent events are the body; remove "text" (line 3, column 24)"#,
-            #"live.json: [1].response.sse[0]: an event needs "data" (line 3, column 25)"#,
-            "live.json: [2].response.sse[0].retry: expected a positive number of milliseconds (line 4, column 48)",
-            #"live.json: [2].response.sse[0].colour: unknown key; expected one of event, data, id, retry, delay (line 4, column 52)"#,
-            #"live.json: [3].response.fault: unknown fault "conection_reset"; did you mean "connection_reset"?; faults: connection_reset, empty_response, malformed_response, random_data_then_close (line 5, column 26)"#,
-            "live.json: [4].response.fault: a fault sends no response; remove the body (status, headers and latency may stay) (line 6, column 26)",
-            "live.json: [5].response.dribble.chunks: expected at least 1 chunk (line 7, column 52)",
-            #"live.json: [6].response.dribble: use either "bytes_per_second" or "chunks" with "duration" (line 8, column 41)"#,
-            #"live.json: [7].response: use one of "dribble" and "fault", not several (line 9, column 16)"#,
-        ])
+        XCTAssertEqual(
+            fixture.diagnostics("live.json").map(\.description),
+            [
+                #"live.json: [0].response.sse: expected "events" (an array) or "file" (a file of events) (line 2, column 24)"#,
+                #"live.json: [1].response.sse: server-sent events are the body; remove "text" (line 3, column 24)"#,
+                #"live.json: [1].response.sse[0]: an event needs "data" (line 3, column 25)"#,
+                "live.json: [2].response.sse[0].retry: expected a positive number of milliseconds (line 4, column 48)",
+                #"live.json: [2].response.sse[0].colour: unknown key; expected one of event, data, id, retry, delay (line 4, column 52)"#,
+                #"live.json: [3].response.fault: unknown fault "conection_reset"; did you mean "connection_reset"?; faults: connection_reset, empty_response, malformed_response, random_data_then_close (line 5, column 26)"#,
+                "live.json: [4].response.fault: a fault sends no response; remove the body (status, headers and latency may stay) (line 6, column 26)",
+                "live.json: [5].response.dribble.chunks: expected at least 1 chunk (line 7, column 52)",
+                #"live.json: [6].response.dribble: use either "bytes_per_second" or "chunks" with "duration" (line 8, column 41)"#,
+                #"live.json: [7].response: use one of "dribble" and "fault", not several (line 9, column 16)"#,
+            ])
     }
 
     func testValidateAcceptsTheNewKeys() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("ok.json", """
+        try fixture.write(
+            "ok.json",
+            """
             [
               {"request": {"uri": "/a"}, "response": {"sse": [{"data": "x", "delay": {"duration": 1, "unit": "second"}}]}},
               {"request": {"uri": "/b"}, "response": {"sse": {"file": "e.sse", "delay": 100}}},

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Every request key and operator, through a real server on 127.0.0.1.
@@ -38,7 +39,9 @@ final class MatchingHTTPTests: XCTestCase {
 
     override func tearDown() { stubs = nil }
 
-    private func text(_ method: String, _ target: String, headers: [(String, String)] = [], body: String = "", version: String = "HTTP/1.1") throws -> String {
+    private func text(_ method: String, _ target: String, headers: [(String, String)] = [], body: String = "", version: String = "HTTP/1.1")
+        throws -> String
+    {
         let response = try stubs.send(method, target, headers: headers, body: body, version: version)
         return response.status == 200 ? response.text : "\(response.status) \(response.text)"
     }
@@ -50,18 +53,22 @@ final class MatchingHTTPTests: XCTestCase {
         XCTAssertEqual(try text("GET", "/headers", headers: [("x-token", "abc"), ("Accept", "application/json")]), "headers")
         XCTAssertEqual(try text("GET", "/queries?flag&page=2"), "queries")
         XCTAssertEqual(try text("GET", "/cookies", headers: [("Cookie", "a=1; sid=42")]), "cookies")
-        XCTAssertEqual(try text("POST", "/forms", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "name=neo"), "forms")
+        XCTAssertEqual(
+            try text("POST", "/forms", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "name=neo"), "forms")
         XCTAssertEqual(try text("POST", "/text", body: "plain body"), "text")
         XCTAssertEqual(try text("POST", "/json", headers: [("Content-Type", "application/json")], body: #"{"tags":["a"],"id":1}"#), "json")
         XCTAssertEqual(try text("POST", "/file", body: "file body\n"), "file")
         XCTAssertEqual(try text("POST", "/json_paths", body: #"{"order": {"id": 7}}"#), "json_paths")
         XCTAssertEqual(try text("POST", "/struct", body: #"{"id": 99, "extra": "ok"}"#), "struct")
-        XCTAssertEqual(try text("POST", "/xpaths", headers: [("Content-Type", "application/xml")], body: "<order><id>7</id></order>"), "xpaths")
+        XCTAssertEqual(
+            try text("POST", "/xpaths", headers: [("Content-Type", "application/xml")], body: "<order><id>7</id></order>"), "xpaths")
     }
 
     func testChunkedBodiesAreMatchedToo() throws {
         let client = try RawHTTPClient(port: stubs.server.port)
-        try client.send("POST /text HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nplain\r\n5\r\n body\r\n0\r\n\r\n")
+        try client.send(
+            "POST /text HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nplain\r\n5\r\n body\r\n0\r\n\r\n"
+        )
         XCTAssertEqual(try client.readResponse().text, "text")
     }
 
@@ -85,11 +92,15 @@ final class MatchingHTTPTests: XCTestCase {
     }
 
     func testNearMissOverHTTP() throws {
-        let server = try LiveStubs(#"[{"description": "stories", "request": {"method": "GET", "uri": "/api/v1/stories", "queries": {"client_id": {"exist": "true"}}}, "response": {"text": "ok"}}]"#)
+        let server = try LiveStubs(
+            #"[{"description": "stories", "request": {"method": "GET", "uri": "/api/v1/stories", "queries": {"client_id": {"exist": "true"}}}, "response": {"text": "ok"}}]"#
+        )
         let miss = try server.send("GET", "/api/v1/stories?page=2")
         XCTAssertEqual(miss.statusLine, "HTTP/1.1 400 Bad Request")
         XCTAssertEqual(miss.header("Content-Type"), "text/plain; charset=utf-8")
-        XCTAssertEqual(miss.text, """
+        XCTAssertEqual(
+            miss.text,
+            """
             No stub matched GET /api/v1/stories?page=2
 
             Closest stub: stubs.json#0 (stories)

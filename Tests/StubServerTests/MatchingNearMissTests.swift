@@ -1,10 +1,13 @@
 import XCTest
+
 @testable import StubServer
 
 final class MatchingNearMissTests: XCTestCase {
     func testNamesTheClosestStubAndEachConditionWithExpectedAndActual() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("Stubs/login_conf.json", """
+        try fixture.write(
+            "Stubs/login_conf.json",
+            """
             [
               {"request": {"uri": "/api/v1/stories", "method": "GET"}, "response": {"text": "stories"}},
               {"description": "log in with the QA account",
@@ -20,7 +23,9 @@ final class MatchingNearMissTests: XCTestCase {
         XCTAssertEqual(miss.status, 400)
         XCTAssertNil(miss.stub)
         XCTAssertEqual(miss.header("Content-Type"), "text/plain; charset=utf-8")
-        XCTAssertEqual(miss.text, """
+        XCTAssertEqual(
+            miss.text,
+            """
             No stub matched POST /oauth/token
 
             Closest stub: Stubs/login_conf.json#1 (log in with the QA account)
@@ -42,7 +47,10 @@ final class MatchingNearMissTests: XCTestCase {
     func testReportsBodyProblemsInWords() throws {
         let router = try ConfigFixture().router(#"[{"request": {"uri": "/j", "json": {"a": 1}}, "response": {"text": "x"}}]"#)
         let miss = router.answer("POST", "/j", body: "{oops")
-        XCTAssertTrue(miss.text.contains(#"✗ json: expected JSON equal to {"a":1}, got a body that is not JSON (expected a string key in double quotes, got 'o' at line 1, column 2)"#), miss.text)
+        XCTAssertTrue(
+            miss.text.contains(
+                #"✗ json: expected JSON equal to {"a":1}, got a body that is not JSON (expected a string key in double quotes, got 'o' at line 1, column 2)"#
+            ), miss.text)
     }
 
     func testWithoutStubsSaysSo() throws {
@@ -60,7 +68,8 @@ final class MatchingNearMissTests: XCTestCase {
     }
 
     func testPicksTheStubWithTheMostMatchingWeight() throws {
-        let router = try ConfigFixture().router("""
+        let router = try ConfigFixture().router(
+            """
             [
               {"request": {"method": "GET", "headers": {"A": "1"}, "queries": {"q": "1"}}, "response": {"text": "x"}},
               {"request": {"uri": "/orders", "method": "POST"}, "response": {"text": "y"}}

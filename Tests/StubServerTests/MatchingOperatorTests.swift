@@ -1,9 +1,11 @@
 import XCTest
+
 @testable import StubServer
 
 final class MatchingOperatorTests: XCTestCase {
     func testOperatorsOnUri() throws {
-        let router = try ConfigFixture().router("""
+        let router = try ConfigFixture().router(
+            """
             [
               {"request": {"uri": {"match": "/op/m/\\\\d+"}}, "response": {"text": "match"}},
               {"request": {"uri": {"startsWith": "/op/s"}}, "response": {"text": "startsWith"}},
@@ -25,7 +27,8 @@ final class MatchingOperatorTests: XCTestCase {
     }
 
     func testExistOnHeadersQueriesAndBody() throws {
-        let router = try ConfigFixture().router("""
+        let router = try ConfigFixture().router(
+            """
             [
               {"request": {"uri": "/h", "headers": {"X-Token": {"exist": "true"}}}, "response": {"text": "has token"}},
               {"request": {"uri": "/h", "headers": {"X-Token": {"exist": "false"}}}, "response": {"text": "no token"}},
@@ -44,17 +47,20 @@ final class MatchingOperatorTests: XCTestCase {
     }
 
     func testMultiValuedSourcesMatchIfAnyValueMatches() throws {
-        let router = try ConfigFixture().router("""
+        let router = try ConfigFixture().router(
+            """
             [
               {"request": {"queries": {"tag": "b"}, "headers": {"Accept": {"contain": "json"}}}, "response": {"text": "any"}}
             ]
             """)
-        XCTAssertEqual(router.answer("GET", "/?tag=a&tag=b", headers: [("Accept", "text/html"), ("Accept", "application/json")]).text, "any")
+        XCTAssertEqual(
+            router.answer("GET", "/?tag=a&tag=b", headers: [("Accept", "text/html"), ("Accept", "application/json")]).text, "any")
         XCTAssertEqual(router.answer("GET", "/?tag=a&tag=c", headers: [("Accept", "application/json")]).status, 400)
     }
 
     func testMethodIsCaseInsensitiveAndVersionExact() throws {
-        let router = try ConfigFixture().router("""
+        let router = try ConfigFixture().router(
+            """
             [
               {"request": {"method": "post", "uri": "/m"}, "response": {"text": "post"}},
               {"request": {"method": {"match": "get|put"}, "uri": "/m"}, "response": {"text": "get or put"}},
@@ -69,7 +75,8 @@ final class MatchingOperatorTests: XCTestCase {
     }
 
     func testUriIsThePercentDecodedPathWithoutQuery() throws {
-        let router = try ConfigFixture().router("""
+        let router = try ConfigFixture().router(
+            """
             [
               {"request": {"uri": "/a b/ü"}, "response": {"text": "decoded"}},
               {"request": {"uri": "/plus+sign"}, "response": {"text": "plus"}},
@@ -84,29 +91,36 @@ final class MatchingOperatorTests: XCTestCase {
     }
 
     func testCookiesAndForms() throws {
-        let router = try ConfigFixture().router("""
+        let router = try ConfigFixture().router(
+            """
             [
               {"request": {"cookies": {"sid": "42"}}, "response": {"text": "cookie"}},
               {"request": {"forms": {"name": "neo", "city": {"startsWith": "Zi"}}}, "response": {"text": "form"}}
             ]
             """)
         XCTAssertEqual(router.answer("GET", "/", headers: [("Cookie", "theme=dark; sid=\"42\"")]).text, "cookie")
-        XCTAssertEqual(router.answer("POST", "/", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "name=neo&city=Z%C3%BCrich").status, 400)
-        XCTAssertEqual(router.answer("POST", "/", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "city=Zion&name=neo").text, "form")
+        XCTAssertEqual(
+            router.answer("POST", "/", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "name=neo&city=Z%C3%BCrich")
+                .status, 400)
+        XCTAssertEqual(
+            router.answer("POST", "/", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "city=Zion&name=neo").text,
+            "form")
         let multipart = [
             "--XyZ", "Content-Disposition: form-data; name=\"name\"", "", "neo",
             "--XyZ", "Content-Disposition: form-data; name=\"upload\"; filename=\"city.txt\"", "Content-Type: text/plain", "", "Berlin",
             "--XyZ", "Content-Disposition: form-data; name=\"city\"", "", "Zion",
             "--XyZ--", "",
         ].joined(separator: "\r\n")
-        XCTAssertEqual(router.answer("POST", "/", headers: [("Content-Type", "multipart/form-data; boundary=\"XyZ\"")], body: multipart).text, "form")
+        XCTAssertEqual(
+            router.answer("POST", "/", headers: [("Content-Type", "multipart/form-data; boundary=\"XyZ\"")], body: multipart).text, "form")
     }
 
     func testBodyMatchers() throws {
         let fixture = try ConfigFixture()
         try fixture.write("expected.txt", "exact file body")
         try fixture.write("expected.json", #"{"b": [1, 2], "a": "x"}"#)
-        let router = try fixture.router("""
+        let router = try fixture.router(
+            """
             [
               {"request": {"uri": "/text", "text": "hello"}, "response": {"text": "text"}},
               {"request": {"uri": "/text-json", "text": {"json": "{\\"a\\": 1}"}}, "response": {"text": "text json"}},
@@ -131,18 +145,21 @@ final class MatchingOperatorTests: XCTestCase {
         XCTAssertEqual(router.answer("POST", "/file-json", body: #"{"a":"x","b":[1,2]}"#).text, "file json")
         XCTAssertEqual(router.answer("POST", "/paths", body: #"{"items": [{"sku": "Z9"}, {"sku": "A1"}], "total": 12}"#).text, "json paths")
         XCTAssertEqual(router.answer("POST", "/paths", body: #"{"items": [{"sku": "Z9"}], "total": 12}"#).status, 400)
-        XCTAssertEqual(router.answer("POST", "/struct", body: #"{"id": 9, "tags": ["a", "b"], "meta": {"x": 1}, "extra": true}"#).text, "struct")
+        XCTAssertEqual(
+            router.answer("POST", "/struct", body: #"{"id": 9, "tags": ["a", "b"], "meta": {"x": 1}, "extra": true}"#).text, "struct")
         XCTAssertEqual(router.answer("POST", "/struct", body: #"{"id": "9", "tags": [], "meta": 1}"#).status, 400, "id must be a number")
         XCTAssertEqual(router.answer("POST", "/xml", body: "<a>\n  <!-- note -->\n  <b>1</b>\n</a>").text, "xml")
         XCTAssertEqual(router.answer("POST", "/xml", body: "<a><b>2</b></a>").status, 400)
         XCTAssertEqual(router.answer("POST", "/xml", body: "not xml at all").status, 400, "an unparsable body is no match")
-        XCTAssertEqual(router.answer("POST", "/xpath", body: "<order><id>7</id><line sku='A' qty='1'/><line sku='B' qty='2'/></order>").text, "xpath")
+        XCTAssertEqual(
+            router.answer("POST", "/xpath", body: "<order><id>7</id><line sku='A' qty='1'/><line sku='B' qty='2'/></order>").text, "xpath")
         XCTAssertEqual(router.answer("POST", "/struct-xml", body: "<r><id>99</id><name>x</name></r>").text, "struct xml")
         XCTAssertEqual(router.answer("POST", "/struct-xml", body: "<r><id>99</id></r>").status, 400)
     }
 
     func testFirstMatchInConfigOrderWinsAndCatchAllsComeLast() throws {
-        let router = try ConfigFixture().router("""
+        let router = try ConfigFixture().router(
+            """
             [
               {"response": {"text": "first catch-all"}},
               {"request": {"uri": {"startsWith": "/a"}}, "response": {"text": "prefix"}},
@@ -190,13 +207,16 @@ final class MatchingOperatorTests: XCTestCase {
         ])
         XCTAssertEqual(router.answer("GET", "/x", headers: [("Accept", "application/json; q=1")]).text, "json")
         XCTAssertEqual(router.answer("GET", "/x", headers: [("X-Name", "Müller")]).text, "umlaut")
-        XCTAssertEqual(router.answer("GET", "/x", headers: [("X-Name", "Mu\u{308}ller")]).text, "umlaut", "canonically equivalent text still contains it")
+        XCTAssertEqual(
+            router.answer("GET", "/x", headers: [("X-Name", "Mu\u{308}ller")]).text, "umlaut",
+            "canonically equivalent text still contains it")
         XCTAssertEqual(router.answer("GET", "/a/b/c").text, "b")
         XCTAssertEqual(router.answer("GET", "/a/bc").status, 400)
     }
 
     func testJSONPathSubset() throws {
-        let json = try JSONValue(parsing: #"{"store": {"book": [{"title": "A", "price": 8}, {"title": "B", "price": 22, "isbn": "x"}], "bike": {"price": 19}}}"#)
+        let json = try JSONValue(
+            parsing: #"{"store": {"book": [{"title": "A", "price": 8}, {"title": "B", "price": 22, "isbn": "x"}], "bike": {"price": 19}}}"#)
         func titles(_ path: String) throws -> [String] { try JSONPath(path).evaluate(json).map(\.scalarText) }
         XCTAssertEqual(try titles("$.store.book[*].title"), ["A", "B"])
         XCTAssertEqual(try titles("$.store.book[-1].title"), ["B"])

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// A `match` regex gets a bounded number of backtracking steps per request, so a catastrophic
@@ -14,7 +15,9 @@ final class MatchingRegexBudgetTests: XCTestCase {
         XCTAssertFalse(result.matched)
         XCTAssertTrue(result.exhausted, "the budget, not the input, ended the search")
         XCTAssertTrue(regex.matchesWhole("/" + String(repeating: "a", count: 64)), "matching input still matches at once")
-        XCTAssertFalse(try CompiledRegex("/items/[0-9]+").matchesWhole(String(repeating: "/items/1", count: 500)), "an ordinary miss is not a budget case")
+        XCTAssertFalse(
+            try CompiledRegex("/items/[0-9]+").matchesWhole(String(repeating: "/items/1", count: 500)),
+            "an ordinary miss is not a budget case")
         XCTAssertFalse(try CompiledRegex("/items/[0-9]+").matchesWhole(String(repeating: "/items/1", count: 500), budget: 1).exhausted)
         let body = String(repeating: "{\"x\":1}", count: 150_000) + "needle" + String(repeating: "y", count: 100_000)
         XCTAssertTrue(try CompiledRegex(".*needle.*").matchesWhole(body), "the budget grows with the input: a megabyte body still matches")
@@ -22,7 +25,9 @@ final class MatchingRegexBudgetTests: XCTestCase {
 
     func testOtherRequestsAreAnsweredWhileACatastrophicPatternRuns() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("stubs.json", """
+        try fixture.write(
+            "stubs.json",
+            """
             [
               {"request": {"uri": {"match": "/(a+)+$"}}, "response": {"text": "all a"}},
               {"request": {"uri": "/ok"}, "response": {"text": "ok"}}
@@ -44,7 +49,8 @@ final class MatchingRegexBudgetTests: XCTestCase {
         // Generous for a loaded machine: the budget is milliseconds, the unbounded search years.
         XCTAssertLessThan(waited, 3, "the loop was held by the regex")
         XCTAssertEqual(try evil.readResponse().status, 400, "the catastrophic request is answered: no match")
-        let matching = try RawHTTPClient.exchange(port: server.port, "GET /\(String(repeating: "a", count: 64)) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let matching = try RawHTTPClient.exchange(
+            port: server.port, "GET /\(String(repeating: "a", count: 64)) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         XCTAssertEqual(matching.text, "all a")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// One memory budget for the server: large uploads and large buffered responses are admitted
@@ -79,12 +80,16 @@ final class MemoryBudgetTests: XCTestCase {
         defer { server.stop() }
         let body = String(repeating: "j", count: 60 * 1024)
         for index in 0..<12 {
-            let response = try RawHTTPClient.exchange(port: server.port, "POST /keep/\(index) HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
+            let response = try RawHTTPClient.exchange(
+                port: server.port,
+                "POST /keep/\(index) HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
             XCTAssertEqual(response.status, 200)
         }
         XCTAssertGreaterThan(server.journal.bytes, 700 * 1024)
         let upload = String(repeating: "n", count: 600 * 1024)
-        let response = try RawHTTPClient.exchange(port: server.port, "POST /new HTTP/1.1\r\nHost: x\r\nContent-Length: \(upload.utf8.count)\r\nConnection: close\r\n\r\n" + upload)
+        let response = try RawHTTPClient.exchange(
+            port: server.port, "POST /new HTTP/1.1\r\nHost: x\r\nContent-Length: \(upload.utf8.count)\r\nConnection: close\r\n\r\n" + upload
+        )
         XCTAssertEqual(response.status, 200, "room was made by dropping old journal bodies")
         let entries = server.journal.entries
         XCTAssertTrue(entries.first?.bodyDropped ?? false, "the oldest body went first")
@@ -101,7 +106,9 @@ final class MemoryBudgetTests: XCTestCase {
         let fixture = try ConfigFixture()
         let path = fixture.path("big.bin")
         try Data(content).write(to: URL(fileURLWithPath: path))
-        try fixture.write("stubs.json", #"[{"request": {"uri": "/big"}, "response": {"file": "big.bin"}}, {"request": {"uri": "/small"}, "response": {"text": "ok"}}]"#)
+        try fixture.write(
+            "stubs.json",
+            #"[{"request": {"uri": "/big"}, "response": {"file": "big.bin"}}, {"request": {"uri": "/small"}, "response": {"text": "ok"}}]"#)
         var options = StubServer.Options(limits: limits(budget: 2 << 20))
         options.workingDirectory = fixture.root
         options.eventLoopCount = 2

@@ -1,6 +1,7 @@
 import Foundation
 import StubServerTestSupport
 import XCTest
+
 @testable import StubServer
 
 /// moco's own example configurations (`MocoExamples/`, copied from moco's repository) laid out
@@ -39,7 +40,9 @@ final class MocoExamplesTests: XCTestCase {
     }
 
     /// One request on a fresh connection with the `Host` moco's saved files name.
-    private func send(_ method: String, _ target: String, port: Int, host: String = "localhost:12306", body: String = "") throws -> RawHTTPResponse {
+    private func send(_ method: String, _ target: String, port: Int, host: String = "localhost:12306", body: String = "") throws
+        -> RawHTTPResponse
+    {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\n"
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.utf8.count)\r\n" }
         head += "Connection: close\r\n\r\n"
@@ -146,19 +149,23 @@ final class MocoExamplesTests: XCTestCase {
 
     func testWebsocketShapesMocoRefusesOrWeDo() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("bad.json", """
+        try fixture.write(
+            "bad.json",
+            """
             [{"websocket": {"uri": "/ws", "pingpongs": [{"ping": {"file": "p.txt"}, "pong": "x"}], "sessions": [
               {"request": {"text": "a", "file": "b"}, "response": {"text": "x"}},
               {"request": "c", "response": {"text": "x", "content": "y"}},
               {"request": "d", "response": {"broadcast": {"content": {"json": "x"}}}}
             ]}}]
             """)
-        XCTAssertEqual(fixture.diagnostics("bad.json").map { "\($0.path): \($0.message)" }, [
-            "[0].websocket.pingpongs[0].ping: a ping or pong is text (at most 125 bytes), not a file",
-            #"[0].websocket.sessions[0].request: expected exactly one of "text" or "file""#,
-            #"[0].websocket.sessions[1].response: a reply has one of "text" or "file", not "text" and "content""#,
-            "[0].websocket.sessions[2].response.broadcast.content.json: unknown key; expected one of text, content, file",
-        ])
+        XCTAssertEqual(
+            fixture.diagnostics("bad.json").map { "\($0.path): \($0.message)" },
+            [
+                "[0].websocket.pingpongs[0].ping: a ping or pong is text (at most 125 bytes), not a file",
+                #"[0].websocket.sessions[0].request: expected exactly one of "text" or "file""#,
+                #"[0].websocket.sessions[1].response: a reply has one of "text" or "file", not "text" and "content""#,
+                "[0].websocket.sessions[2].response.broadcast.content.json: unknown key; expected one of text, content, file",
+            ])
     }
 
     // MARK: failover and playback
@@ -196,35 +203,43 @@ final class MocoExamplesTests: XCTestCase {
         // The saved request names `Host: localhost:12306`: another host is another request.
         let elsewhere = try send("POST", "/failover", port: port, host: "127.0.0.1:\(port)", body: "proxy")
         XCTAssertEqual(elsewhere.status, 400, "the upstream's own answer: nothing saved for this host")
-        XCTAssertEqual(try String(contentsOfFile: project.fixture.path("src/test/resources/standalone_failover.json"), encoding: .utf8),
-                       try Self.example("standalone_failover.json"), "failover answers are never saved over the file")
+        XCTAssertEqual(
+            try String(contentsOfFile: project.fixture.path("src/test/resources/standalone_failover.json"), encoding: .utf8),
+            try Self.example("standalone_failover.json"), "failover answers are never saved over the file")
         XCTAssertFalse(FileManager.default.fileExists(atPath: project.fixture.path("src/test/resources/src")), "no doubled path")
     }
 
     /// moco's saved-exchange rules on our side: fields left out match anything, header values
     /// compare without case, a saved method or body must be equal.
     func testMocoSavedExchangeFormatMatchesAsMocoDoes() throws {
-        let upstream = try Self.freePort()  // nothing listens: every request fails over
-        let stubs = try LiveStubs("""
+        let upstream = try Self.freePort() // nothing listens: every request fails over
+        let stubs = try LiveStubs(
+            """
             [{"request": {"uri": {"startsWith": "/api"}}, "response": {"proxy": {"from": "/api", "to": "http://127.0.0.1:\(upstream)/v1", "failover": "saved.json"}}}]
-            """, files: ["saved.json": """
-            [ {
-              "request" : {"version" : "HTTP/1.1", "method" : "POST", "uri" : "/api/orders", "content" : "{\\"id\\":1}",
-                           "headers" : {"Host" : "127.0.0.1", "X-Client" : "IOS", "Content-Length" : "8", "Connection" : "Keep-Alive"},
-                           "queries" : {"page" : "2"}},
-              "response" : {"version" : "HTTP/1.1", "content" : "created", "headers" : {"Content-Type" : "text/plain", "X-Saved" : ["a", "b"]}, "status" : 201}
-            }, {
-              "request" : {"uri" : "/api/anything"},
-              "response" : {"content" : "any method, any body"}
-            } ]
-            """])
+            """,
+            files: [
+                "saved.json": """
+                [ {
+                  "request" : {"version" : "HTTP/1.1", "method" : "POST", "uri" : "/api/orders", "content" : "{\\"id\\":1}",
+                               "headers" : {"Host" : "127.0.0.1", "X-Client" : "IOS", "Content-Length" : "8", "Connection" : "Keep-Alive"},
+                               "queries" : {"page" : "2"}},
+                  "response" : {"version" : "HTTP/1.1", "content" : "created", "headers" : {"Content-Type" : "text/plain", "X-Saved" : ["a", "b"]}, "status" : 201}
+                }, {
+                  "request" : {"uri" : "/api/anything"},
+                  "response" : {"content" : "any method, any body"}
+                } ]
+                """
+            ])
         let created = try stubs.send("POST", "/api/orders?page=2", headers: [("X-Client", "ios")], body: #"{"id":1}"#)
         XCTAssertEqual(created.status, 201, created.text)
         XCTAssertEqual(created.text, "created")
         XCTAssertEqual(created.headers.filter { $0.name == "X-Saved" }.map(\.value), ["a", "b"])
-        XCTAssertEqual(try stubs.send("POST", "/api/orders?page=2", headers: [("X-Client", "ios")], body: #"{"id":2}"#).status, 502, "another body")
-        XCTAssertEqual(try stubs.send("PUT", "/api/orders?page=2", headers: [("X-Client", "ios")], body: #"{"id":1}"#).status, 502, "another method")
-        XCTAssertEqual(try stubs.send("POST", "/api/orders?page=3", headers: [("X-Client", "ios")], body: #"{"id":1}"#).status, 502, "another query")
+        XCTAssertEqual(
+            try stubs.send("POST", "/api/orders?page=2", headers: [("X-Client", "ios")], body: #"{"id":2}"#).status, 502, "another body")
+        XCTAssertEqual(
+            try stubs.send("PUT", "/api/orders?page=2", headers: [("X-Client", "ios")], body: #"{"id":1}"#).status, 502, "another method")
+        XCTAssertEqual(
+            try stubs.send("POST", "/api/orders?page=3", headers: [("X-Client", "ios")], body: #"{"id":1}"#).status, 502, "another query")
         XCTAssertEqual(try stubs.send("POST", "/api/orders?page=2", body: #"{"id":1}"#).status, 502, "a saved header is missing")
         XCTAssertEqual(try stubs.send("DELETE", "/api/anything", body: "x").text, "any method, any body")
     }
@@ -237,7 +252,9 @@ final class MocoExamplesTests: XCTestCase {
         let fixture = try ConfigFixture()
         let upstream = try Self.freePort()
         try fixture.write("conf/saved.json", #"[{"request": {"uri": "/a"}, "response": {"content": "saved next to the config"}}]"#)
-        try fixture.write("conf/stubs.json", """
+        try fixture.write(
+            "conf/stubs.json",
+            """
             [{"request": {"uri": "/a"}, "response": {"proxy": {"url": "http://127.0.0.1:\(upstream)/a", "failover": "saved.json"}}},
              {"request": {"uri": "/b"}, "response": {"proxy": {"url": "http://127.0.0.1:\(upstream)/b", "failover": "records/missing.json"}}}]
             """)
@@ -249,17 +266,22 @@ final class MocoExamplesTests: XCTestCase {
         defer { server.stop() }
         let answer = try RawHTTPClient.get(port: server.port, "/a")
         XCTAssertEqual(answer.text, "saved next to the config")
-        XCTAssertEqual(server.warnings.map { "\($0.path): \($0.message)" }, [
-            "[1].response.proxy.failover: no failover file \"records/missing.json\" (looked for \"\(fixture.path("records/missing.json"))\" and \"\(fixture.path("conf/records/missing.json"))\"); until the upstream answers once (saved there), a failover has nothing to replay",
-        ])
+        XCTAssertEqual(
+            server.warnings.map { "\($0.path): \($0.message)" },
+            [
+                "[1].response.proxy.failover: no failover file \"records/missing.json\" (looked for \"\(fixture.path("records/missing.json"))\" and \"\(fixture.path("conf/records/missing.json"))\"); until the upstream answers once (saved there), a failover has nothing to replay"
+            ])
     }
 
     /// A tape named from the project folder is read from there (a pre-recorded one replays) and
     /// written there, never under the configuration's folder again.
     func testTapesResolveAgainstTheWorkingDirectory() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("tapes/t.json", #"[{"group": "g", "identifier": "g", "request": {"method": "POST", "uri": "/r", "content": "pre-recorded"}}]"#)
-        try fixture.write("conf/stubs.json", """
+        try fixture.write(
+            "tapes/t.json", #"[{"group": "g", "identifier": "g", "request": {"method": "POST", "uri": "/r", "content": "pre-recorded"}}]"#)
+        try fixture.write(
+            "conf/stubs.json",
+            """
             [{"request": {"uri": "/r", "method": "post"}, "response": {"record": {"group": "g", "tape": "tapes/t.json"}}},
              {"request": {"uri": "/r", "method": "get"}, "response": {"replay": {"group": "g", "tape": "tapes/t.json"}}},
              {"request": {"uri": "/n", "method": "post"}, "response": {"record": {"group": "n", "tape": "tapes/new.json"}}}]
@@ -271,9 +293,12 @@ final class MocoExamplesTests: XCTestCase {
         try server.start()
         defer { server.stop() }
         XCTAssertEqual(try RawHTTPClient.get(port: server.port, "/r").text, "pre-recorded")
-        _ = try RawHTTPClient.exchange(port: server.port, "POST /n HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3\r\nConnection: close\r\n\r\nnew")
+        _ = try RawHTTPClient.exchange(
+            port: server.port, "POST /n HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3\r\nConnection: close\r\n\r\nnew")
         let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: fixture.path("tapes/new.json")), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        while !FileManager.default.fileExists(atPath: fixture.path("tapes/new.json")), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
         XCTAssertTrue(FileManager.default.fileExists(atPath: fixture.path("tapes/new.json")))
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.path("conf/tapes")))
     }
@@ -282,7 +307,9 @@ final class MocoExamplesTests: XCTestCase {
     /// names one file for every request: it is looked for in the working directory like any name.
     func testTemplatedFileNamesOfConstantVarsTryTheWorkingDirectory() throws {
         let project = try MocoProject(["src/test/resources/foo.response": "foo.response"])
-        try project.fixture.write("src/test/resources/conf/stubs.json", #"""
+        try project.fixture.write(
+            "src/test/resources/conf/stubs.json",
+            #"""
             [{"request": {"uri": "/t"}, "response": {"file": {"name": {"template": {"with": "src/test/resources/${var}.response", "vars": {"var": "foo"}}}}}},
              {"request": {"uri": "/q"}, "response": {"file": {"name": {"template": "src/test/resources/${req.queries['n']}.response"}}}}]
             """#)
@@ -290,19 +317,24 @@ final class MocoExamplesTests: XCTestCase {
         let constant = try RawHTTPClient.get(port: server.port, "/t")
         XCTAssertEqual(constant.status, 200, constant.text)
         XCTAssertEqual(constant.text, "foo.response")
-        XCTAssertEqual(try RawHTTPClient.get(port: server.port, "/q?n=foo").status, 400, "names built from the request never leave the configuration's folder")
+        XCTAssertEqual(
+            try RawHTTPClient.get(port: server.port, "/q?n=foo").status, 400,
+            "names built from the request never leave the configuration's folder")
     }
 
     /// moco reads a request `file` only when its session is tried: a missing one is a warning
     /// (an error for `validate --strict`), the session never matches, the others serve.
     func testMissingRequestFileIsAWarningAndTheRestServes() throws {
-        let stubs = try LiveStubs("""
+        let stubs = try LiveStubs(
+            """
             [{"request": {"uri": "/upload", "file": "src/test/resources/never-written.request"}, "response": {"text": "matched"}},
              {"request": {"uri": "/ok"}, "response": {"text": "ok"}}]
             """)
-        XCTAssertEqual(stubs.server.warnings.map { "\($0.path): \($0.message)" }, [
-            "[0].request.file: no file \"src/test/resources/never-written.request\" (looked in \"\(stubs.fixture.root)\"); the session never matches until it exists and the configuration is reloaded",
-        ])
+        XCTAssertEqual(
+            stubs.server.warnings.map { "\($0.path): \($0.message)" },
+            [
+                "[0].request.file: no file \"src/test/resources/never-written.request\" (looked in \"\(stubs.fixture.root)\"); the session never matches until it exists and the configuration is reloaded"
+            ])
         XCTAssertEqual(try stubs.send("GET", "/ok").text, "ok")
         let upload = try stubs.send("POST", "/upload", body: "anything")
         XCTAssertEqual(upload.status, 400)
@@ -320,7 +352,10 @@ final class MocoExamplesTests: XCTestCase {
         defer { holder?.stop() }
         let result = try StubServerProcess.run(["start", "-c", "conf.json"], workingDirectory: directory.url)
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.contains { $0.contains("port 12306 on 127.0.0.1 (the default) is already in use; -p 0 picks a free port, as moco does without -p") }, "\(result.stderr)")
+        XCTAssertTrue(
+            result.stderr.contains {
+                $0.contains("port 12306 on 127.0.0.1 (the default) is already in use; -p 0 picks a free port, as moco does without -p")
+            }, "\(result.stderr)")
     }
 
     static func freePort() throws -> Int {

@@ -1,12 +1,14 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Loaded moco configs that must mean what they mean in moco: DecimalFormat in `random`,
 /// `vars` extractors, the built-in favicon.
 final class MocoLoadedConfigTests: XCTestCase {
     func testRandomWithADecimalFormatShowsTheLeadingZero() throws {
-        let stubs = try LiveStubs(#"[{"request": {"uri": "/r"}, "response": {"text": {"template": "${random('#.##')}|${random(10, '00.0')}"}}}]"#)
+        let stubs = try LiveStubs(
+            #"[{"request": {"uri": "/r"}, "response": {"text": {"template": "${random('#.##')}|${random(10, '00.0')}"}}}]"#)
         for _ in 0..<5 {
             let parts = try stubs.send("GET", "/r").text.split(separator: "|").map(String.init)
             XCTAssertEqual(parts.count, 2)
@@ -16,22 +18,28 @@ final class MocoLoadedConfigTests: XCTestCase {
     }
 
     func testVarsExtractorsInSingularAndPluralForms() throws {
-        let stubs = try LiveStubs("""
+        let stubs = try LiveStubs(
+            """
             [
               {"request": {"uri": "/xml"}, "response": {"text": {"template": {"with": "${a[0]} ${b[0]}", "vars": {"a": {"xpath": "/order/id/text()"}, "b": {"xpaths": "/order/sku"}}}}}},
               {"request": {"uri": "/form"}, "response": {"text": {"template": {"with": "${a} ${b}", "vars": {"a": {"form": "name"}, "b": {"forms": "city"}}}}}},
               {"request": {"uri": "/cookie"}, "response": {"text": {"template": {"with": "${a} ${b}", "vars": {"a": {"cookie": "sid"}, "b": {"cookies": "theme"}}}}}}
             ]
             """)
-        XCTAssertEqual(try stubs.send("POST", "/xml", headers: [("Content-Type", "application/xml")], body: "<order><id>7</id><sku>A1</sku></order>").text, "7 A1")
-        XCTAssertEqual(try stubs.send("POST", "/form", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "name=neo&city=zion").text, "neo zion")
+        XCTAssertEqual(
+            try stubs.send("POST", "/xml", headers: [("Content-Type", "application/xml")], body: "<order><id>7</id><sku>A1</sku></order>")
+                .text, "7 A1")
+        XCTAssertEqual(
+            try stubs.send("POST", "/form", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "name=neo&city=zion")
+                .text, "neo zion")
         XCTAssertEqual(try stubs.send("GET", "/cookie", headers: [("Cookie", "sid=42; theme=dark")]).text, "42 dark")
     }
 
     /// moco's `form` and `cookie` extractors give one value (`${u}`), where ours gave a list
     /// ("u is a list"); a repeated field gives its first value.
     func testFormAndCookieExtractorsGiveTheSingleValue() throws {
-        let stubs = try LiveStubs("""
+        let stubs = try LiveStubs(
+            """
             [
               {"request": {"uri": "/login"}, "response": {"text": {"template": {"with": "hello ${u}", "vars": {"u": {"form": "user"}}}}}},
               {"request": {"uri": "/multi"}, "response": {"text": {"template": {"with": "${u}", "vars": {"u": {"form": "user"}}}}}},
@@ -44,8 +52,9 @@ final class MocoLoadedConfigTests: XCTestCase {
         XCTAssertEqual(login.text, "hello neo")
         XCTAssertEqual(try stubs.send("POST", "/multi", headers: form, body: "user=a&user=b").text, "a")
         XCTAssertEqual(try stubs.send("POST", "/missing", headers: form, body: "pass=x").text, "nobody")
-        let multipart = try stubs.send("POST", "/login", headers: [("Content-Type", "multipart/form-data; boundary=XX")],
-                                       body: "--XX\r\nContent-Disposition: form-data; name=\"user\"\r\n\r\ntrinity\r\n--XX--\r\n")
+        let multipart = try stubs.send(
+            "POST", "/login", headers: [("Content-Type", "multipart/form-data; boundary=XX")],
+            body: "--XX\r\nContent-Disposition: form-data; name=\"user\"\r\n\r\ntrinity\r\n--XX--\r\n")
         XCTAssertEqual(multipart.text, "hello trinity")
     }
 
@@ -53,10 +62,14 @@ final class MocoLoadedConfigTests: XCTestCase {
     /// post event"); we loaded it and posted nothing.
     func testCompletePostWithoutContentOrJSONIsALoadTimeError() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("e.json", #"[{"request": {"uri": "/a"}, "response": {"text": "a"}, "on": {"complete": {"post": {"url": "http://127.0.0.1:9/x"}}}}]"#)
-        XCTAssertEqual(fixture.diagnostics("e.json").map { "\($0.path): \($0.message)" }, [
-            #"[0].on.complete.post: a post needs "content" or "json" (the body to send)"#,
-        ])
+        try fixture.write(
+            "e.json",
+            #"[{"request": {"uri": "/a"}, "response": {"text": "a"}, "on": {"complete": {"post": {"url": "http://127.0.0.1:9/x"}}}}]"#)
+        XCTAssertEqual(
+            fixture.diagnostics("e.json").map { "\($0.path): \($0.message)" },
+            [
+                #"[0].on.complete.post: a post needs "content" or "json" (the body to send)"#
+            ])
     }
 
     func testFaviconIsAnsweredWhenNothingMatchesAndAnySessionOverridesIt() throws {

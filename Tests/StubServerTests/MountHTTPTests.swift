@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// moco's `mount` over real HTTP: files under a URI prefix, sub-directories, content types,
@@ -12,14 +13,16 @@ final class MountHTTPTests: XCTestCase {
         outside = FileManager.default.temporaryDirectory.path + "/mount-outside-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         try Data("TOP SECRET".utf8).write(to: URL(fileURLWithPath: outside + "/secret.txt"))
-        stubs = try LiveStubs("""
+        stubs = try LiveStubs(
+            """
             [
               {"mount": {"dir": "www", "uri": "/static", "excludes": ["*.tmp"], "headers": {"X-Mount": "www"}, "latency": 1}},
               {"mount": {"dir": "www", "uri": "/picked/", "includes": ["*.txt", "**/*.json"], "status": 203}},
               {"request": {"uri": {"startsWith": "/static/"}}, "response": {"text": "fallback"}},
               {"request": {"uri": {"startsWith": "/picked/"}}, "response": {"text": "not picked"}}
             ]
-            """, files: [
+            """,
+            files: [
                 "www/a.txt": "hello", "www/index.html": "<h1>hi</h1>", "www/sub/b.json": #"{"b":1}"#, "www/skip.tmp": "temporary",
                 "www/deep/er/c.css": "body{}", "www/noext": "plain", "top.txt": "next to the config, outside www",
             ])
@@ -89,7 +92,9 @@ final class MountHTTPTests: XCTestCase {
 
     func testSwiftBuiltMountAndLoadTimeErrors() throws {
         let server = try StubServer(stubs: [
-            .mount(MountDefinition(dir: stubs.fixture.path("www"), uri: "/s", includes: ["*.{txt,html}"]), response: .status(200).header("X", "1")),
+            .mount(
+                MountDefinition(dir: stubs.fixture.path("www"), uri: "/s", includes: ["*.{txt,html}"]),
+                response: .status(200).header("X", "1"))
         ])
         try server.start()
         defer { server.stop() }
@@ -98,7 +103,9 @@ final class MountHTTPTests: XCTestCase {
         XCTAssertEqual(response.header("X"), "1")
 
         let fixture = try ConfigFixture()
-        try fixture.write("bad.json", """
+        try fixture.write(
+            "bad.json",
+            """
             [
               {"mount": {"dir": "www", "uri": "/a", "text": "body"}},
               {"mount": {"dir": "www", "uri": "/b", "includes": ["{a,b"]}},
@@ -107,13 +114,15 @@ final class MountHTTPTests: XCTestCase {
             ]
             """)
         let messages = fixture.diagnostics("bad.json").map { "\($0.path): \($0.message)" }
-        XCTAssertEqual(messages, [
-            "[0].mount: a mount serves its files as the body; remove text, file, json or attachment",
-            "[1].mount.includes[0]: the glob \"{a,b\" has a '{' without '}'",
-            "[2].response: a mount session cannot also have \"response\"; write the response keys (headers, status, latency…) inside the mount",
-            "[3].mount.dir: expected a directory name, got an empty string",
-            "[3].mount.exclude: unknown key; did you mean \"excludes\"?",
-        ])
+        XCTAssertEqual(
+            messages,
+            [
+                "[0].mount: a mount serves its files as the body; remove text, file, json or attachment",
+                "[1].mount.includes[0]: the glob \"{a,b\" has a '{' without '}'",
+                "[2].response: a mount session cannot also have \"response\"; write the response keys (headers, status, latency…) inside the mount",
+                "[3].mount.dir: expected a directory name, got an empty string",
+                "[3].mount.exclude: unknown key; did you mean \"excludes\"?",
+            ])
     }
 
     func testMissingMountDirectoryIsAWarning() throws {

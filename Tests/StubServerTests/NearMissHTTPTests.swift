@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// The issue's newcomer case over real HTTP: stub #0 `GET /users/octocat/repos` wants a query
@@ -10,7 +11,9 @@ final class NearMissHTTPTests: XCTestCase {
         let live = try LiveStubs(NearMissRankingTests.newcomerStubs)
         let miss = try live.send("GET", "/users/octocat/repos")
         XCTAssertEqual(miss.status, 400)
-        XCTAssertEqual(miss.text, """
+        XCTAssertEqual(
+            miss.text,
+            """
             No stub matched GET /users/octocat/repos
 
             Closest stub: stubs.json#0
@@ -30,14 +33,16 @@ final class NearMissHTTPTests: XCTestCase {
         let entry = try XCTUnwrap(live.server.journal.last)
         XCTAssertEqual(entry.nearMisses.map(\.stub.description), ["stubs.json#0", "stubs.json#1"])
         XCTAssertTrue(
-            entry.description.hasPrefix("GET /users/octocat/repos 400 no match (closest: stubs.json#0, headers.Accept missing, queries.type missing) "),
+            entry.description.hasPrefix(
+                "GET /users/octocat/repos 400 no match (closest: stubs.json#0, headers.Accept missing, queries.type missing) "),
             entry.description)
 
         let listed = try JSONValue(parsing: try live.send("GET", "/__admin/requests").body)
         let request = try XCTUnwrap(listed["requests"]?.arrayValue?.last)
         XCTAssertEqual(request["nearMiss"]?["stub"], "stubs.json#0")
         XCTAssertEqual(request["nearMisses"]?.arrayValue?.map { $0["stub"]?.stringValue ?? "" }, ["stubs.json#0", "stubs.json#1"])
-        XCTAssertEqual(request["nearMisses"]?.arrayValue?.last?["differences"], [#"uri: expected "/users/nobody/repos", got "/users/octocat/repos""#])
+        XCTAssertEqual(
+            request["nearMisses"]?.arrayValue?.last?["differences"], [#"uri: expected "/users/nobody/repos", got "/users/octocat/repos""#])
         let recorded = try XCTUnwrap(RecordedRequest(json: request))
         XCTAssertEqual(recorded.nearMisses.map(\.stub), ["stubs.json#0", "stubs.json#1"])
     }
@@ -52,8 +57,10 @@ final class NearMissHTTPTests: XCTestCase {
         let report = try live.server.verifyReceived(
             .get("/users/octocat/repos").withQuery("type", "owner").withHeader("Accept", "application/vnd.github+json"), nearMisses: 3)
         XCTAssertEqual(report.matchCount, 0)
-        XCTAssertEqual(report.nearMisses.map(\.request), [
-            "GET /users/octocat/repos", "POST /users/octocat/repos?type=owner", "GET /users/nobody/repos?type=owner",
-        ])
+        XCTAssertEqual(
+            report.nearMisses.map(\.request),
+            [
+                "GET /users/octocat/repos", "POST /users/octocat/repos?type=owner", "GET /users/nobody/repos?type=owner",
+            ])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// The unmatched-request ranking ranks the stubs the route index offers for the path first
@@ -26,20 +27,23 @@ final class NearMissPrefilterTests: XCTestCase {
             case 4: pattern.uri = .match("/users/\\d+")
             case 5: pattern.uri = .startsWith(["/a", "/b/", "/users"].randomElement(using: &random)!)
             case 6: pattern.uri = .path(["/users/{id}", "/a/*/c", "/b/**"].randomElement(using: &random)!)
-            default: break  // no path condition
+            default: break // no path condition
             }
             for name in names where Int.random(in: 0..<3, using: &random) == 0 {
                 let predicates: [TextMatcher] = [.exist(true), .exist(false), .equal("1"), .equal("2"), .startsWith("1")]
                 pattern.queries.append(name, predicates.randomElement(using: &random)!)
             }
-            if Int.random(in: 0..<4, using: &random) == 0 { pattern.headers.append(["X-y", "x-Z"].randomElement(using: &random)!, .equal("1")) }
+            if Int.random(in: 0..<4, using: &random) == 0 {
+                pattern.headers.append(["X-y", "x-Z"].randomElement(using: &random)!, .equal("1"))
+            }
             stubs.append(StubDefinition(request: pattern, response: .text("r")))
         }
         return stubs
     }
 
     private func randomRequest(_ random: inout RoutingSeededRandom) -> HTTPRequest {
-        var target = (Self.paths + ["/nothing/1", "/users/2/x", "/a/b/c/d", "/api/v1/items/3", "/api/v1/items/1/tags/c"]).randomElement(using: &random)!
+        var target = (Self.paths + ["/nothing/1", "/users/2/x", "/a/b/c/d", "/api/v1/items/3", "/api/v1/items/1/tags/c"]).randomElement(
+            using: &random)!
         switch Int.random(in: 0..<4, using: &random) {
         case 0: target += "?x=" + ["1", "2"].randomElement(using: &random)!
         case 1: target += "?y=1&x"
@@ -55,7 +59,8 @@ final class NearMissPrefilterTests: XCTestCase {
     /// ranking's first three, in order.
     func testThePrefilteredRankingReportsTheHeadOfTheFullRanking() throws {
         var random = RoutingSeededRandom(seed: 21)
-        var misses = 0, farScans = 0
+        var misses = 0
+        var farScans = 0
         for round in 0..<400 {
             let added = try Router(stubs: randomStubs(Int.random(in: 0...30, using: &random), &random))
             let file = Bool.random(using: &random) ? try Router(stubs: randomStubs(Int.random(in: 1...30, using: &random), &random)) : nil
@@ -66,7 +71,8 @@ final class NearMissPrefilterTests: XCTestCase {
                 misses += 1
                 let view = RequestView(request)
                 let full = NearMissRanking.closest(view, among: added.compiledStubs, then: file?.compiledStubs ?? [], count: 3)
-                XCTAssertEqual(result.nearMisses.map(\.stub), full.map(\.stub.reference), "round \(round): \(request.method) \(request.target)")
+                XCTAssertEqual(
+                    result.nearMisses.map(\.stub), full.map(\.stub.reference), "round \(round): \(request.method) \(request.target)")
                 XCTAssertEqual(
                     result.nearMisses.map(\.differences), full.map { NearMissRanking.differences($0.failed, view) }, "round \(round)")
                 let pathHolds = full.filter { found in !found.stub.conditions.contains { $0.aspect == .path && !$0.matches(view) } }
@@ -117,7 +123,8 @@ final class NearMissPrefilterTests: XCTestCase {
                 misses += 1
                 let view = RequestView(request)
                 let full = NearMissRanking.closest(view, among: rebuilt.compiledStubs, then: file?.compiledStubs ?? [], count: 3)
-                XCTAssertEqual(result.nearMisses.map(\.stub), full.map(\.stub.reference), "round \(round): \(request.method) \(request.target)")
+                XCTAssertEqual(
+                    result.nearMisses.map(\.stub), full.map(\.stub.reference), "round \(round): \(request.method) \(request.target)")
             }
         }
         XCTAssertGreaterThan(misses, 300)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Which stub a miss is pointed at: fewest failed conditions first, then how far off each is.
@@ -16,14 +17,16 @@ final class NearMissRankingTests: XCTestCase {
         let result = router.route(HTTPRequest(method: "GET", target: "/api/v1/stories"))
         XCTAssertEqual(result.nearMiss?.stub.description, "Stubs/stories_conf.json#0")
         XCTAssertEqual(result.nearMiss?.briefDifferences, ["queries.client_id missing"])
-        let body = String(decoding: { if case .response(let r) = result.reply.payload { return r.body } else { return [] } }(), as: UTF8.self)
+        let body = String(
+            decoding: { if case .response(let r) = result.reply.payload { return r.body } else { return [] } }(), as: UTF8.self)
         XCTAssertTrue(body.contains("Closest stub: Stubs/stories_conf.json#0 (the front page of stories)"), body)
     }
 
     /// `GET /users/abc`: the stub written for exactly that path is the one meant, even though
     /// it fails three conditions and the `/users/\d+` stub only its path.
     func testAnExactPathBeatsAStubFailingFewerConditionsOnAnotherPath() throws {
-        let router = try ConfigFixture().router(#"""
+        let router = try ConfigFixture().router(
+            #"""
             [
               {"request": {"method": "POST", "uri": "/users/abc", "headers": {"X-Admin": "yes"}, "queries": {"force": "true"}}, "response": {"text": "admin"}},
               {"request": {"method": "GET", "uri": {"match": "/users/\\d+"}}, "response": {"text": "user"}}
@@ -45,7 +48,8 @@ final class NearMissRankingTests: XCTestCase {
     /// The method comes right after the path: among stubs of the right path, one of the right
     /// method beats one that fails nothing else.
     func testTheMethodComesRightAfterThePath() throws {
-        let router = try ConfigFixture().router("""
+        let router = try ConfigFixture().router(
+            """
             [
               {"request": {"method": "POST", "uri": "/orders"}, "response": {"text": "a"}},
               {"request": {"method": "GET", "uri": "/orders", "queries": {"a": "1", "b": "2"}}, "response": {"text": "b"}},
@@ -67,7 +71,8 @@ final class NearMissRankingTests: XCTestCase {
         """
 
     func testAWrongPathOutweighsAWrongHeader() throws {
-        let router = try ConfigFixture().router("""
+        let router = try ConfigFixture().router(
+            """
             [
               {"request": {"method": "GET", "uri": "/orders/1"}, "response": {"text": "a"}},
               {"request": {"method": "GET", "uri": "/orders", "headers": {"Accept": "application/json"}}, "response": {"text": "b"}}
@@ -77,7 +82,8 @@ final class NearMissRankingTests: XCTestCase {
     }
 
     func testAQueryThatDiffersIsCloserThanOneThatIsMissing() throws {
-        let router = try ConfigFixture().router("""
+        let router = try ConfigFixture().router(
+            """
             [
               {"request": {"uri": "/s", "queries": {"page": "1"}}, "response": {"text": "a"}},
               {"request": {"uri": "/s", "queries": {"sort": "new"}}, "response": {"text": "b"}}
@@ -93,7 +99,8 @@ final class NearMissRankingTests: XCTestCase {
         XCTAssertEqual(NearMissRanking.sharedSegments("/a", "/a/b").common, 1)
         XCTAssertEqual(NearMissRanking.sharedSegments("/ab", "/a").common, 0)
         XCTAssertEqual(NearMissRanking.sharedSegments("/ab", "/a/c").longest, 2)
-        let router = try ConfigFixture().router("""
+        let router = try ConfigFixture().router(
+            """
             [
               {"request": {"uri": "/api/v2/users"}, "response": {"text": "a"}},
               {"request": {"uri": "/api/v1/stories"}, "response": {"text": "b"}}
@@ -103,12 +110,14 @@ final class NearMissRankingTests: XCTestCase {
     }
 
     func testTheLogLineCarriesTheNearMissInOneLine() throws {
-        let live = try LiveStubs(#"[{"request": {"method": "GET", "uri": "/x", "queries": {"client_id": {"exist": "true"}}}, "response": {"text": "x"}}]"#)
+        let live = try LiveStubs(
+            #"[{"request": {"method": "GET", "uri": "/x", "queries": {"client_id": {"exist": "true"}}}, "response": {"text": "x"}}]"#)
         _ = try live.send("GET", "/x")
         let entry = try XCTUnwrap(live.server.journal.last)
         XCTAssertEqual(entry.nearMiss?.stub.description, "stubs.json#0")
         XCTAssertEqual(entry.nearMiss?.differences, [#"queries.client_id: expected present, got nothing"#])
-        XCTAssertTrue(entry.description.hasPrefix("GET /x 400 no match (closest: stubs.json#0, queries.client_id missing) "), entry.description)
+        XCTAssertTrue(
+            entry.description.hasPrefix("GET /x 400 no match (closest: stubs.json#0, queries.client_id missing) "), entry.description)
     }
 
     func testTwoIncludesOfOneFileNameTheirStubsApart() throws {
@@ -128,7 +137,8 @@ final class NearMissRankingTests: XCTestCase {
         let paths = ["/a", "/a/b", "/b", "/users/1", "/users/abc"]
         let names = ["x", "y", "z"]
         let values = ["1", "2"]
-        var misses = 0, comparisons = 0
+        var misses = 0
+        var comparisons = 0
         for round in 0..<300 {
             var stubs: [StubDefinition] = []
             for _ in 0..<Int.random(in: 1...10, using: &random) {
@@ -155,7 +165,7 @@ final class NearMissRankingTests: XCTestCase {
             let headers = names.filter { _ in Bool.random(using: &random) }.map { ("X-" + $0, values.randomElement(using: &random)!) }
             let request = HTTPRequest(method: Bool.random(using: &random) ? "GET" : "POST", target: target, headers: HTTPHeaders(headers))
             let result = router.route(request)
-            guard result.stub == nil else { continue }  // it matched
+            guard result.stub == nil else { continue } // it matched
             misses += 1
             let view = RequestView(request)
             let ranking = NearMissRanking.closest(view, among: router.compiledStubs, then: [], count: Int.max)
@@ -169,7 +179,9 @@ final class NearMissRankingTests: XCTestCase {
             for (rank, candidate) in ranking.enumerated() where exactPath(candidate.stub) {
                 for below in ranking[..<rank] where pathFails(below.stub) {
                     comparisons += 1
-                    XCTFail("round \(round): \(below.stub.reference) (another path) ranked above \(candidate.stub.reference) (the exact path \(path))")
+                    XCTFail(
+                        "round \(round): \(below.stub.reference) (another path) ranked above \(candidate.stub.reference) (the exact path \(path))"
+                    )
                 }
                 comparisons += ranking[(rank + 1)...].filter { pathFails($0.stub) }.count
             }

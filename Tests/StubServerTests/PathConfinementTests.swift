@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Every path the server reads or writes by name — `mount.dir`, tapes, `failover` and
@@ -52,7 +53,8 @@ final class PathConfinementTests: XCTestCase {
         let live = try LiveStubs(#"[]"#)
         let json = [("Content-Type", "application/json")]
         for dir in ["/", "/etc", "../../.."] {
-            let added = try live.send("POST", "/__admin/stubs", headers: json, body: #"{"mount": {"dir": "\#(dir)", "uri": "/mnt", "cors": true}}"#)
+            let added = try live.send(
+                "POST", "/__admin/stubs", headers: json, body: #"{"mount": {"dir": "\#(dir)", "uri": "/mnt", "cors": true}}"#)
             XCTAssertEqual(added.status, 400, "\(dir): \(added.text)")
             XCTAssertTrue(added.text.contains("outside the folders files may be in"), added.text)
         }
@@ -70,8 +72,9 @@ final class PathConfinementTests: XCTestCase {
         let replay = try loadProblems(#"[{"request": {"uri": "/r"}, "response": {"replay": {"group": "g", "tape": "../x.json"}}}]"#)
         XCTAssertEqual(replay.map(\.path), ["[0].response.replay.tape"])
         let live = try LiveStubs(#"[]"#)
-        let added = try live.send("POST", "/__admin/stubs", headers: [("Content-Type", "application/json")],
-                                  body: #"{"request": {"uri": "/r"}, "response": {"record": {"group": "g", "tape": "../../../x.json"}}}"#)
+        let added = try live.send(
+            "POST", "/__admin/stubs", headers: [("Content-Type", "application/json")],
+            body: #"{"request": {"uri": "/r"}, "response": {"record": {"group": "g", "tape": "../../../x.json"}}}"#)
         XCTAssertEqual(added.status, 400, added.text)
         XCTAssertTrue(added.text.contains("record.tape"), added.text)
     }
@@ -84,9 +87,11 @@ final class PathConfinementTests: XCTestCase {
     }
 
     func testFailoverAndPlaybackFilesOutsideTheRootAreRefused() throws {
-        let failover = try loadProblems(#"[{"request": {"uri": "/p"}, "response": {"proxy": {"url": "http://127.0.0.1:9/p", "failover": "/etc/passwd"}}}]"#)
+        let failover = try loadProblems(
+            #"[{"request": {"uri": "/p"}, "response": {"proxy": {"url": "http://127.0.0.1:9/p", "failover": "/etc/passwd"}}}]"#)
         XCTAssertEqual(failover.map(\.path), ["[0].response.proxy.failover"])
-        let playback = try loadProblems(#"[{"request": {"uri": "/p"}, "response": {"proxy": {"url": "http://127.0.0.1:9/p", "playback": "../../../x.json"}}}]"#)
+        let playback = try loadProblems(
+            #"[{"request": {"uri": "/p"}, "response": {"proxy": {"url": "http://127.0.0.1:9/p", "playback": "../../../x.json"}}}]"#)
         XCTAssertEqual(playback.map(\.path), ["[0].response.proxy.playback"])
     }
 

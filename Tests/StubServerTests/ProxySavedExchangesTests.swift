@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HTTPEngine
 @testable import StubServer
 
@@ -17,9 +18,13 @@ final class ProxySavedExchangesTests: XCTestCase {
     }
 
     func testFailoverSavesEachExchangeOnceAndReplaysWhenTheUpstreamIsDown() throws {
-        let backend = try StubServer(stubs: [StubDefinition(request: .get("/stories"), response: .json(["id": 1], headers: [ResponseHeader("X-Up", "yes")]))])
+        let backend = try StubServer(stubs: [
+            StubDefinition(request: .get("/stories"), response: .json(["id": 1], headers: [ResponseHeader("X-Up", "yes")]))
+        ])
         try backend.start()
-        let live = try LiveStubs(#"[{"request": {"uri": "/stories"}, "response": {"proxy": {"url": "http://127.0.0.1:\#(backend.port)/stories", "failover": "failover.json"}}}]"#)
+        let live = try LiveStubs(
+            #"[{"request": {"uri": "/stories"}, "response": {"proxy": {"url": "http://127.0.0.1:\#(backend.port)/stories", "failover": "failover.json"}}}]"#
+        )
         XCTAssertEqual(text(try live.send("GET", "/stories?page=1")), #"{"id":1}"#)
         XCTAssertEqual(text(try live.send("GET", "/stories?page=1")), #"{"id":1}"#)
         XCTAssertEqual(text(try live.send("GET", "/stories?page=2")), #"{"id":1}"#)
@@ -39,10 +44,14 @@ final class ProxySavedExchangesTests: XCTestCase {
     }
 
     func testFailoverReplaysOnTheListedStatuses() throws {
-        let backend = try StubServer(stubs: [StubDefinition(request: .get("/flaky"), response: .seq([.text("fresh"), .status(503), .status(500)]))])
+        let backend = try StubServer(stubs: [
+            StubDefinition(request: .get("/flaky"), response: .seq([.text("fresh"), .status(503), .status(500)]))
+        ])
         try backend.start()
         defer { backend.stop() }
-        let live = try LiveStubs(#"[{"request": {"uri": "/flaky"}, "response": {"proxy": {"url": "http://127.0.0.1:\#(backend.port)/flaky", "failover": {"file": "fo.json", "status": [503]}}}}]"#)
+        let live = try LiveStubs(
+            #"[{"request": {"uri": "/flaky"}, "response": {"proxy": {"url": "http://127.0.0.1:\#(backend.port)/flaky", "failover": {"file": "fo.json", "status": [503]}}}}]"#
+        )
         XCTAssertEqual(text(try live.send("GET", "/flaky")), "fresh")
         let second = try live.send("GET", "/flaky")
         XCTAssertEqual(second.status, 200, "503 is listed: the saved answer is replayed")
@@ -54,7 +63,8 @@ final class ProxySavedExchangesTests: XCTestCase {
         let backend = try StubServer(stubs: [StubDefinition(request: .get("/x"), response: .seq([.text("ok"), .status(400)]))])
         try backend.start()
         defer { backend.stop() }
-        let live = try LiveStubs(#"[{"request": {"uri": "/x"}, "response": {"proxy": {"url": "http://127.0.0.1:\#(backend.port)/x", "failover": "fo.json"}}}]"#)
+        let live = try LiveStubs(
+            #"[{"request": {"uri": "/x"}, "response": {"proxy": {"url": "http://127.0.0.1:\#(backend.port)/x", "failover": "fo.json"}}}]"#)
         XCTAssertEqual(text(try live.send("GET", "/x")), "ok")
         let second = try live.send("GET", "/x")
         XCTAssertEqual(second.status, 200)
@@ -65,7 +75,8 @@ final class ProxySavedExchangesTests: XCTestCase {
         let backend = try StubServer(stubs: [StubDefinition(request: .get("/live"), response: .text("from upstream"))])
         try backend.start()
         defer { backend.stop() }
-        let saved = #"[{"request": {"method": "GET", "uri": "/saved", "version": "HTTP/1.1"}, "response": {"status": 201, "headers": {"X-Saved": ["1"]}, "content": "from file"}}]"#
+        let saved =
+            #"[{"request": {"method": "GET", "uri": "/saved", "version": "HTTP/1.1"}, "response": {"status": 201, "headers": {"X-Saved": ["1"]}, "content": "from file"}}]"#
         let live = try LiveStubs(
             #"[{"request": {"uri": {"match": "/(saved|live)"}}, "response": {"proxy": {"from": "/", "to": "http://127.0.0.1:\#(backend.port)/", "playback": "pb.json"}}}]"#,
             files: ["pb.json": saved])
@@ -93,13 +104,16 @@ final class ProxySavedExchangesTests: XCTestCase {
         let reader = Thread {
             while !stop.value {
                 guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { continue }
-                if (try? JSONSerialization.jsonObject(with: data)) == nil { problems.value.append(String(decoding: data.prefix(80), as: UTF8.self)) }
+                if (try? JSONSerialization.jsonObject(with: data)) == nil {
+                    problems.value.append(String(decoding: data.prefix(80), as: UTF8.self))
+                }
             }
         }
         reader.start()
         for index in 0..<300 {
-            file.save(request: HTTPRequest(method: "GET", target: "/item/\(index)", body: Array(repeating: UInt8(ascii: "x"), count: 2000)),
-                      response: UpstreamResponse(status: 200, body: Array("body \(index)".utf8)))
+            file.save(
+                request: HTTPRequest(method: "GET", target: "/item/\(index)", body: Array(repeating: UInt8(ascii: "x"), count: 2000)),
+                response: UpstreamResponse(status: 200, body: Array("body \(index)".utf8)))
             file.flush()
         }
         stop.value = true
@@ -113,7 +127,8 @@ final class ProxySavedExchangesTests: XCTestCase {
     func testACorruptSavedFileIsALoadTimeError() throws {
         let fixture = try ConfigFixture()
         try fixture.write("fo.json", "{not json")
-        try fixture.write("a.json", #"[{"request": {"uri": "/a"}, "response": {"proxy": {"url": "http://127.0.0.1:1/", "failover": "fo.json"}}}]"#)
+        try fixture.write(
+            "a.json", #"[{"request": {"uri": "/a"}, "response": {"proxy": {"url": "http://127.0.0.1:1/", "failover": "fo.json"}}}]"#)
         let diagnostics = fixture.diagnostics("a.json")
         XCTAssertTrue(diagnostics.contains { $0.path == "[0].response.proxy.failover" && $0.message.contains("fo.json") }, "\(diagnostics)")
     }

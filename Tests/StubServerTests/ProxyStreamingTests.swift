@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// A proxied body is relayed as the upstream sends it: server-sent events pass through one by
@@ -10,13 +11,15 @@ final class ProxyStreamingTests: XCTestCase {
     /// answers nothing within the client's 15 s read timeout; a relaying one passes the first
     /// event on at once, chunked.
     func testProxiedServerSentEventsPassThroughAsTheyArrive() throws {
-        let upstream = try LiveStubs("""
+        let upstream = try LiveStubs(
+            """
             [{"request": {"uri": "/events"}, "response": {"sse": [
               {"event": "message", "data": "Hello", "delay": {"duration": 30, "unit": "second"}},
               {"event": "message", "data": "World"}
             ]}}]
             """)
-        let proxy = try LiveStubs(#"[{"request": {"uri": "/sse-proxy"}, "response": {"proxy": "http://127.0.0.1:\#(upstream.server.port)/events"}}]"#)
+        let proxy = try LiveStubs(
+            #"[{"request": {"uri": "/sse-proxy"}, "response": {"proxy": "http://127.0.0.1:\#(upstream.server.port)/events"}}]"#)
         let client = try RawHTTPClient(port: proxy.server.port)
         try client.send("GET /sse-proxy HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
         let head = try client.readHead()
@@ -32,10 +35,13 @@ final class ProxyStreamingTests: XCTestCase {
 
     /// A short event stream arrives whole, in order, and ends with the upstream's end.
     func testAProxiedEventStreamEndsWhenTheUpstreamEnds() throws {
-        let upstream = try LiveStubs("""
+        let upstream = try LiveStubs(
+            """
             [{"request": {"uri": "/events"}, "response": {"sse": [{"data": "a", "delay": 20}, {"data": "b", "delay": 20}, {"data": "c"}]}}]
             """)
-        let proxy = try LiveStubs(#"[{"request": {"uri": "/p"}, "response": {"proxy": "http://127.0.0.1:\#(upstream.server.port)/events", "headers": {"X-Via": "stub"}}}]"#)
+        let proxy = try LiveStubs(
+            #"[{"request": {"uri": "/p"}, "response": {"proxy": "http://127.0.0.1:\#(upstream.server.port)/events", "headers": {"X-Via": "stub"}}}]"#
+        )
         let client = try RawHTTPClient(port: proxy.server.port)
         try client.send("GET /p HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         let head = try client.readHead()

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HTTPEngine
 @testable import StubServer
 
@@ -17,10 +18,14 @@ final class ProxyTests: XCTestCase {
         let backend = try upstream([
             StubDefinition(
                 request: RequestPattern(method: "POST", uri: "/v1/echo"),
-                response: ResponseDefinition(body: .text(.template("${req.queries['q']} ${req.headers['X-Token']} ${req.content}")), status: 201, headers: [ResponseHeader("X-From", "upstream")])),
+                response: ResponseDefinition(
+                    body: .text(.template("${req.queries['q']} ${req.headers['X-Token']} ${req.content}")), status: 201,
+                    headers: [ResponseHeader("X-From", "upstream")]))
         ])
         defer { backend.stop() }
-        let live = try LiveStubs(#"[{"request": {"uri": "/echo"}, "response": {"proxy": "http://127.0.0.1:\#(backend.port)/v1/echo", "headers": {"X-Added": "stub"}}}]"#)
+        let live = try LiveStubs(
+            #"[{"request": {"uri": "/echo"}, "response": {"proxy": "http://127.0.0.1:\#(backend.port)/v1/echo", "headers": {"X-Added": "stub"}}}]"#
+        )
         let response = try live.send("POST", "/echo?q=hello", headers: [("X-Token", "t1")], body: "payload")
         XCTAssertEqual(response.status, 201)
         XCTAssertEqual(text(response), "hello t1 payload")
@@ -34,9 +39,10 @@ final class ProxyTests: XCTestCase {
     func testURLTemplateAndObjectForm() throws {
         let backend = try upstream([StubDefinition(request: .get(.path("/items/{id}")), response: .text(.template("item ${req.path.id}")))])
         defer { backend.stop() }
-        let live = try LiveStubs(#"""
-        [{"request": {"uri": "/lookup"}, "response": {"proxy": {"url": {"template": "http://127.0.0.1:\#(backend.port)/items/${req.queries['id']}"}}}}]
-        """#)
+        let live = try LiveStubs(
+            #"""
+            [{"request": {"uri": "/lookup"}, "response": {"proxy": {"url": {"template": "http://127.0.0.1:\#(backend.port)/items/${req.queries['id']}"}}}}]
+            """#)
         let response = try live.send("GET", "/lookup?id=42")
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(text(response), "item 42")
@@ -53,11 +59,17 @@ final class ProxyTests: XCTestCase {
     }
 
     func testBatchProxyAtSessionLevelWithContext() throws {
-        let backend = try upstream([StubDefinition(request: .get(.path("/v2/{a}/{b}")), response: .text(.template("${req.path.a}-${req.path.b}-${req.queries['x']}")))])
+        let backend = try upstream([
+            StubDefinition(
+                request: .get(.path("/v2/{a}/{b}")), response: .text(.template("${req.path.a}-${req.path.b}-${req.queries['x']}")))
+        ])
         defer { backend.stop() }
         let live = try LiveStubs(
             #"[{"context": "/app", "include": "legacy.json"}]"#,
-            files: ["legacy.json": #"[{"proxy": {"from": "/api", "to": "http://127.0.0.1:\#(backend.port)/v2"}}, {"request": {"uri": "/other"}, "response": {"text": "local"}}]"#])
+            files: [
+                "legacy.json":
+                    #"[{"proxy": {"from": "/api", "to": "http://127.0.0.1:\#(backend.port)/v2"}}, {"request": {"uri": "/other"}, "response": {"text": "local"}}]"#
+            ])
         let response = try live.send("GET", "/app/api/one/two?x=3")
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(text(response), "one-two-3")
@@ -69,7 +81,9 @@ final class ProxyTests: XCTestCase {
     func testBatchProxyInsideAResponse() throws {
         let backend = try upstream([StubDefinition(request: .get("/v2/stories"), response: .json(["stories": []]))])
         defer { backend.stop() }
-        let live = try LiveStubs(#"[{"request": {"uri": {"startsWith": "/api"}}, "response": {"proxy": {"from": "/api", "to": "http://127.0.0.1:\#(backend.port)/v2/"}}}]"#)
+        let live = try LiveStubs(
+            #"[{"request": {"uri": {"startsWith": "/api"}}, "response": {"proxy": {"from": "/api", "to": "http://127.0.0.1:\#(backend.port)/v2/"}}}]"#
+        )
         let response = try live.send("GET", "/api/stories")
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(text(response), #"{"stories":[]}"#)
@@ -107,12 +121,14 @@ final class ProxyTests: XCTestCase {
         let silent = try ScriptedTCPServer(backlog: 128)
         defer { silent.stop() }
         let fixture = try ConfigFixture()
-        try fixture.write("stubs.json", #"""
-        [{"request": {"uri": "/hang"}, "response": {"proxy": "http://127.0.0.1:\#(silent.port)/hang"}},
-         {"request": {"uri": "/ping"}, "response": {"text": "pong"}}]
-        """#)
+        try fixture.write(
+            "stubs.json",
+            #"""
+            [{"request": {"uri": "/hang"}, "response": {"proxy": "http://127.0.0.1:\#(silent.port)/hang"}},
+             {"request": {"uri": "/ping"}, "response": {"text": "pong"}}]
+            """#)
         var options = StubServer.Options()
-        options.eventLoopCount = 1   // one loop: a blocked loop would stop /ping outright
+        options.eventLoopCount = 1 // one loop: a blocked loop would stop /ping outright
         let server = try StubServer(configFile: fixture.path("stubs.json"), options: options)
         try server.start()
         defer { server.stop() }
@@ -127,10 +143,13 @@ final class ProxyTests: XCTestCase {
         // (32 connections) and the other 18 wait in line.
         let endpoint = UpstreamEndpoint(host: "127.0.0.1", port: silent.port)
         let deadline = Date().addingTimeInterval(20)
-        while UpstreamClient.shared.openConnectionCount(to: endpoint) < UpstreamClient.shared.configuration.maxConnectionsPerUpstream, Date() < deadline {
+        while UpstreamClient.shared.openConnectionCount(to: endpoint) < UpstreamClient.shared.configuration.maxConnectionsPerUpstream,
+            Date() < deadline
+        {
             Thread.sleep(forTimeInterval: 0.01)
         }
-        XCTAssertEqual(UpstreamClient.shared.openConnectionCount(to: endpoint), UpstreamClient.shared.configuration.maxConnectionsPerUpstream)
+        XCTAssertEqual(
+            UpstreamClient.shared.openConnectionCount(to: endpoint), UpstreamClient.shared.configuration.maxConnectionsPerUpstream)
         let ping = try RawHTTPClient(port: server.port)
         var times: [Double] = []
         for _ in 0..<21 {
@@ -163,23 +182,35 @@ final class ProxyTests: XCTestCase {
             return false
         }
         XCTAssertTrue(waitFor(1), "the upstream call is under way")
-        client = nil   // closes the socket
+        client = nil // closes the socket
         XCTAssertTrue(waitFor(0), "the upstream connection is closed once the client is gone")
     }
 
     func testLoadTimeErrorsForMalformedProxies() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("a.json", #"[{"request": {"uri": "/a"}, "response": {"proxy": {"url": "http://x.test/", "from": "/a", "to": "http://x.test/"}}}]"#)
-        XCTAssertTrue(fixture.diagnostics("a.json").contains { $0.path == "[0].response.proxy" && $0.message.contains("not both") }, "\(fixture.diagnostics("a.json"))")
+        try fixture.write(
+            "a.json",
+            #"[{"request": {"uri": "/a"}, "response": {"proxy": {"url": "http://x.test/", "from": "/a", "to": "http://x.test/"}}}]"#)
+        XCTAssertTrue(
+            fixture.diagnostics("a.json").contains { $0.path == "[0].response.proxy" && $0.message.contains("not both") },
+            "\(fixture.diagnostics("a.json"))")
         try fixture.write("b.json", #"[{"request": {"uri": "/a"}, "response": {"proxy": {"from": "/a"}}}]"#)
-        XCTAssertTrue(fixture.diagnostics("b.json").contains { $0.message.contains("\"from\" needs \"to\"") }, "\(fixture.diagnostics("b.json"))")
+        XCTAssertTrue(
+            fixture.diagnostics("b.json").contains { $0.message.contains("\"from\" needs \"to\"") }, "\(fixture.diagnostics("b.json"))")
         try fixture.write("c.json", #"[{"proxy": {"url": "http://x.test/"}}]"#)
-        XCTAssertTrue(fixture.diagnostics("c.json").contains { $0.path == "[0].proxy.url" && $0.message.contains("session-level proxy") }, "\(fixture.diagnostics("c.json"))")
+        XCTAssertTrue(
+            fixture.diagnostics("c.json").contains { $0.path == "[0].proxy.url" && $0.message.contains("session-level proxy") },
+            "\(fixture.diagnostics("c.json"))")
         try fixture.write("d.json", "[{\"request\": {\"uri\": \"/a\"},\n \"response\": {\"proxy\": \"ftp://x\"}}]")
         let d = fixture.diagnostics("d.json")
         XCTAssertEqual(d.first?.path, "[0].response.proxy")
         XCTAssertEqual(d.first?.position?.line, 2)
-        try fixture.write("e.json", #"[{"request": {"uri": "/a"}, "response": {"proxy": {"url": "http://x.test/", "failover": {"file": "f.json", "status": ["x"]}}}}]"#)
-        XCTAssertTrue(fixture.diagnostics("e.json").contains { $0.path == "[0].response.proxy.failover.status[0]" }, "\(fixture.diagnostics("e.json"))")
+        try fixture.write(
+            "e.json",
+            #"[{"request": {"uri": "/a"}, "response": {"proxy": {"url": "http://x.test/", "failover": {"file": "f.json", "status": ["x"]}}}}]"#
+        )
+        XCTAssertTrue(
+            fixture.diagnostics("e.json").contains { $0.path == "[0].response.proxy.failover.status[0]" },
+            "\(fixture.diagnostics("e.json"))")
     }
 }

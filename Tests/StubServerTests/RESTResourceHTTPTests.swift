@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// moco's REST `resource` over real HTTP: methods, ids and `*`, the collection aggregate,
@@ -8,7 +9,8 @@ final class RESTResourceHTTPTests: XCTestCase {
     private var stubs: LiveStubs!
 
     override func setUpWithError() throws {
-        stubs = try LiveStubs("""
+        stubs = try LiveStubs(
+            """
             [
               {"request": {"uri": "/items/special"}, "response": {"text": "written before the resource"}},
               {"resource": {
@@ -60,7 +62,8 @@ final class RESTResourceHTTPTests: XCTestCase {
         XCTAssertEqual(try status("PUT", "/items/2", body: "x"), 404)
         XCTAssertEqual(try status("PUT", "/items", body: "x"), 404)
         XCTAssertEqual(try status("DELETE", "/items/42"), 204, "id * matches any id")
-        XCTAssertEqual(try stubs.send("PATCH", "/items/1", headers: [("Content-Type", "application/json")], body: #"{"name":"new"}"#).text, "patched")
+        XCTAssertEqual(
+            try stubs.send("PATCH", "/items/1", headers: [("Content-Type", "application/json")], body: #"{"name":"new"}"#).text, "patched")
         XCTAssertEqual(try status("PATCH", "/items/1", body: #"{"name":"old"}"#), 404, "an entry request that does not hold is a 404")
         let head = try stubs.send("HEAD", "/items")
         XCTAssertEqual(head.status, 200)
@@ -104,7 +107,7 @@ final class RESTResourceHTTPTests: XCTestCase {
 
     func testSwiftBuiltResource() throws {
         let server = try StubServer(stubs: [
-            .resource(ResourceDefinition(name: "orders", get: [ResourceEntry(id: "1", response: .json(["id": 1]))])),
+            .resource(ResourceDefinition(name: "orders", get: [ResourceEntry(id: "1", response: .json(["id": 1]))]))
         ])
         try server.start()
         defer { server.stop() }
@@ -114,7 +117,9 @@ final class RESTResourceHTTPTests: XCTestCase {
 
     func testLoadTimeErrorsNameTheEntry() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("bad.json", """
+        try fixture.write(
+            "bad.json",
+            """
             [
               {"resource": {"name": "a", "put": [{"response": {"text": "x"}}], "delete": [{"id": "1"}]}},
               {"resource": {"name": "b", "post": [{"id": "1", "response": {"status": 201}}], "patch": [{"response": {}}]}},
@@ -124,18 +129,20 @@ final class RESTResourceHTTPTests: XCTestCase {
             ]
             """)
         let messages = fixture.diagnostics("bad.json").map { "\($0.path): \($0.message)" }
-        XCTAssertEqual(messages, [
-            #"[0].resource.put[0]: PUT needs an "id" ("*" for any)"#,
-            #"[0].resource.delete[0]: a resource entry needs a "response""#,
-            #"[1].resource.post[0].id: POST goes to the collection and takes no "id""#,
-            #"[1].resource.patch[0]: PATCH needs an "id" ("*" for any)"#,
-            #"[2].resource: a resource needs a "name" (its path segment, e.g. "items")"#,
-            #"[2].resource.get[0].request.uri: the resource sets the uri; an entry's request adds other conditions"#,
-            #"[3].resource.name: expected a resource name such as "items" (one path segment), got "c/d""#,
-            #"[3].resource.resource[0]: a sub-resource needs "id": the parent's id, or "*" for any"#,
-            #"[3].resource.options: unknown key; expected one of name, get, post, put, delete, head, patch, resource"#,
-            #"[4].request: a resource session cannot also have "request""#,
-        ])
+        XCTAssertEqual(
+            messages,
+            [
+                #"[0].resource.put[0]: PUT needs an "id" ("*" for any)"#,
+                #"[0].resource.delete[0]: a resource entry needs a "response""#,
+                #"[1].resource.post[0].id: POST goes to the collection and takes no "id""#,
+                #"[1].resource.patch[0]: PATCH needs an "id" ("*" for any)"#,
+                #"[2].resource: a resource needs a "name" (its path segment, e.g. "items")"#,
+                #"[2].resource.get[0].request.uri: the resource sets the uri; an entry's request adds other conditions"#,
+                #"[3].resource.name: expected a resource name such as "items" (one path segment), got "c/d""#,
+                #"[3].resource.resource[0]: a sub-resource needs "id": the parent's id, or "*" for any"#,
+                #"[3].resource.options: unknown key; expected one of name, get, post, put, delete, head, patch, resource"#,
+                #"[4].request: a resource session cannot also have "request""#,
+            ])
     }
 }
 

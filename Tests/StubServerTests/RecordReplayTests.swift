@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// `record` and `replay` over real HTTP.
@@ -7,10 +8,11 @@ final class RecordReplayTests: XCTestCase {
     private func text(_ response: RawHTTPResponse) -> String { String(decoding: response.body, as: UTF8.self) }
 
     func testRecordsARequestAndReplaysItsContentByDefault() throws {
-        let live = try LiveStubs(#"""
-        [{"request": {"uri": "/push", "method": "post"}, "response": {"record": "push"}},
-         {"request": {"uri": "/push", "method": "get"}, "response": {"replay": "push"}}]
-        """#)
+        let live = try LiveStubs(
+            #"""
+            [{"request": {"uri": "/push", "method": "post"}, "response": {"record": "push"}},
+             {"request": {"uri": "/push", "method": "get"}, "response": {"replay": "push"}}]
+            """#)
         let empty = try live.send("GET", "/push")
         XCTAssertEqual(empty.status, 400)
         XCTAssertTrue(text(empty).contains("nothing recorded"), text(empty))
@@ -25,11 +27,12 @@ final class RecordReplayTests: XCTestCase {
     }
 
     func testGroupsAndTemplateIdentifiersKeepRecordingsApart() throws {
-        let live = try LiveStubs(#"""
-        [{"request": {"uri": "/record"}, "response": {"record": {"group": "devices", "identifier": {"template": "${req.queries['id']}"}}}},
-         {"request": {"uri": "/replay"}, "response": {"replay": {"group": "devices", "identifier": {"template": "${req.queries['id']}"}}}},
-         {"request": {"uri": "/other"}, "response": {"replay": {"group": "other", "identifier": {"template": "${req.queries['id']}"}}}}]
-        """#)
+        let live = try LiveStubs(
+            #"""
+            [{"request": {"uri": "/record"}, "response": {"record": {"group": "devices", "identifier": {"template": "${req.queries['id']}"}}}},
+             {"request": {"uri": "/replay"}, "response": {"replay": {"group": "devices", "identifier": {"template": "${req.queries['id']}"}}}},
+             {"request": {"uri": "/other"}, "response": {"replay": {"group": "other", "identifier": {"template": "${req.queries['id']}"}}}}]
+            """#)
         _ = try live.send("POST", "/record?id=a", body: "alpha")
         _ = try live.send("POST", "/record?id=b", body: "beta")
         XCTAssertEqual(text(try live.send("GET", "/replay?id=a")), "alpha")
@@ -39,11 +42,12 @@ final class RecordReplayTests: XCTestCase {
     }
 
     func testModifierAsTemplateAndAsResponseReadTheRecordedRequest() throws {
-        let live = try LiveStubs(#"""
-        [{"request": {"uri": "/record"}, "response": {"record": {"group": "g"}}},
-         {"request": {"uri": "/t"}, "response": {"replay": {"group": "g", "modifier": "got ${req.queries['x']}: ${req.content}"}}},
-         {"request": {"uri": "/r"}, "response": {"replay": {"group": "g", "modifier": {"json": {"ok": true}, "status": 202, "headers": {"X-Recorded": {"template": "${req.headers['X-Id']}"}}}}}}]
-        """#)
+        let live = try LiveStubs(
+            #"""
+            [{"request": {"uri": "/record"}, "response": {"record": {"group": "g"}}},
+             {"request": {"uri": "/t"}, "response": {"replay": {"group": "g", "modifier": "got ${req.queries['x']}: ${req.content}"}}},
+             {"request": {"uri": "/r"}, "response": {"replay": {"group": "g", "modifier": {"json": {"ok": true}, "status": 202, "headers": {"X-Recorded": {"template": "${req.headers['X-Id']}"}}}}}}]
+            """#)
         _ = try live.send("POST", "/record?x=1", headers: [("X-Id", "id-7")], body: "hello")
         XCTAssertEqual(text(try live.send("GET", "/t?x=2")), "got 1: hello")
         let response = try live.send("GET", "/r")
@@ -54,21 +58,25 @@ final class RecordReplayTests: XCTestCase {
 
     func testTapeSurvivesARestart() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("stubs.json", #"""
-        [{"request": {"uri": "/record"}, "response": {"record": {"group": "g", "identifier": "one", "tape": "tape.json"}}},
-         {"request": {"uri": "/replay"}, "response": {"replay": {"group": "g", "identifier": "one", "tape": "tape.json"}}}]
-        """#)
+        try fixture.write(
+            "stubs.json",
+            #"""
+            [{"request": {"uri": "/record"}, "response": {"record": {"group": "g", "identifier": "one", "tape": "tape.json"}}},
+             {"request": {"uri": "/replay"}, "response": {"replay": {"group": "g", "identifier": "one", "tape": "tape.json"}}}]
+            """#)
         var options = StubServer.Options()
         options.workingDirectory = fixture.root
         do {
             let server = try StubServer(configFile: fixture.path("stubs.json"), options: options)
             try server.start()
-            let response = try RawHTTPClient.exchange(port: server.port, "POST /record HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nConnection: close\r\n\r\ntaped")
+            let response = try RawHTTPClient.exchange(
+                port: server.port, "POST /record HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nConnection: close\r\n\r\ntaped")
             XCTAssertEqual(response.status, 200)
             (server.routesForTesting.routing as? Router)?.runtime.waitForWrites()
             server.stop()
         }
-        let tape = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: fixture.path("tape.json")))) as? [[String: Any]])
+        let tape = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: fixture.path("tape.json")))) as? [[String: Any]])
         XCTAssertEqual(tape.count, 1)
         let restarted = try StubServer(configFile: fixture.path("stubs.json"), options: options)
         try restarted.start()
@@ -79,7 +87,8 @@ final class RecordReplayTests: XCTestCase {
     }
 
     func testJournalRecordsReplayedExchanges() throws {
-        let live = try LiveStubs(#"[{"request": {"uri": "/rec"}, "response": {"record": "k"}}, {"request": {"uri": "/rep"}, "response": {"replay": "k"}}]"#)
+        let live = try LiveStubs(
+            #"[{"request": {"uri": "/rec"}, "response": {"record": "k"}}, {"request": {"uri": "/rep"}, "response": {"replay": "k"}}]"#)
         _ = try live.send("POST", "/rec", body: "z")
         _ = try live.send("GET", "/rep")
         let entries = live.server.journal.entries
@@ -90,13 +99,22 @@ final class RecordReplayTests: XCTestCase {
     func testLoadTimeErrors() throws {
         let fixture = try ConfigFixture()
         try fixture.write("a.json", #"[{"request": {"uri": "/a"}, "response": {"record": {"grup": "g"}}}]"#)
-        XCTAssertTrue(fixture.diagnostics("a.json").contains { $0.path == "[0].response.record.grup" && $0.message.contains("group") }, "\(fixture.diagnostics("a.json"))")
+        XCTAssertTrue(
+            fixture.diagnostics("a.json").contains { $0.path == "[0].response.record.grup" && $0.message.contains("group") },
+            "\(fixture.diagnostics("a.json"))")
         try fixture.write("b.json", #"[{"request": {"uri": "/a"}, "response": {"replay": {"group": "g", "modifier": 3}}}]"#)
-        XCTAssertTrue(fixture.diagnostics("b.json").contains { $0.path == "[0].response.replay.modifier" }, "\(fixture.diagnostics("b.json"))")
+        XCTAssertTrue(
+            fixture.diagnostics("b.json").contains { $0.path == "[0].response.replay.modifier" }, "\(fixture.diagnostics("b.json"))")
         try fixture.write("c.json", #"[{"request": {"uri": "/a"}, "response": {"record": "g", "text": "x"}}]"#)
-        XCTAssertTrue(fixture.diagnostics("c.json").contains { $0.path == "[0].response" && $0.message.contains("\"record\" produces the body") }, "\(fixture.diagnostics("c.json"))")
-        try fixture.write("d.json", #"[{"request": {"uri": "/a"}, "response": {"replay": {"group": "g", "identifier": {"template": "${req.queries["}}}}]"#)
-        XCTAssertTrue(fixture.diagnostics("d.json").contains { $0.path.hasPrefix("[0].response.replay.identifier") && $0.position != nil }, "\(fixture.diagnostics("d.json"))")
+        XCTAssertTrue(
+            fixture.diagnostics("c.json").contains { $0.path == "[0].response" && $0.message.contains("\"record\" produces the body") },
+            "\(fixture.diagnostics("c.json"))")
+        try fixture.write(
+            "d.json", #"[{"request": {"uri": "/a"}, "response": {"replay": {"group": "g", "identifier": {"template": "${req.queries["}}}}]"#
+        )
+        XCTAssertTrue(
+            fixture.diagnostics("d.json").contains { $0.path.hasPrefix("[0].response.replay.identifier") && $0.position != nil },
+            "\(fixture.diagnostics("d.json"))")
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Configurations a careless or hostile edit can produce. Loading any of them is an error with
@@ -23,7 +24,10 @@ enum HostileConfigs {
             ("latency 2^63 ns", session(#"{"text": "x", "latency": {"duration": 9223372036854775808, "unit": "nanosecond"}}"#)),
             ("latency Int64.max ms", session(#"{"text": "x", "latency": 9223372036854775807}"#)),
             ("cookie maxAge 1e308", session(#"{"text": "x", "cookies": {"a": {"value": "b", "maxAge": 1e308}}}"#)),
-            ("cookie maxAge 1e300 days", session(#"{"text": "x", "cookies": {"a": {"value": "b", "maxAge": {"duration": 1e300, "unit": "day"}}}}"#)),
+            (
+                "cookie maxAge 1e300 days",
+                session(#"{"text": "x", "cookies": {"a": {"value": "b", "maxAge": {"duration": 1e300, "unit": "day"}}}}"#)
+            ),
             ("status 1e308", session(#"{"text": "x", "status": 1e308}"#)),
             ("status -1", session(#"{"text": "x", "status": -1}"#)),
             ("status 2^64", session(#"{"text": "x", "status": 18446744073709551616}"#)),
@@ -106,9 +110,11 @@ final class ReloadHostileConfigTests: XCTestCase {
         let fixture = try ConfigFixture()
         try fixture.write("a.json", #"[{"request": {"uri": "/a"}, "response": {"text": "x", "latency": 1e308}}]"#)
         XCTAssertEqual(fixture.diagnostics("a.json").first?.path, "[0].response.latency")
-        try fixture.write("b.json", #"[{"request": {"uri": "/b"}, "response": {"text": "x", "latency": {"duration": 1e300, "unit": "day"}}}]"#)
+        try fixture.write(
+            "b.json", #"[{"request": {"uri": "/b"}, "response": {"text": "x", "latency": {"duration": 1e300, "unit": "day"}}}]"#)
         XCTAssertEqual(fixture.diagnostics("b.json").first?.path, "[0].response.latency.duration")
-        try fixture.write("c.json", #"[{"request": {"uri": "/c"}, "response": {"text": "x", "cookies": {"a": {"value": "b", "maxAge": 1e308}}}}]"#)
+        try fixture.write(
+            "c.json", #"[{"request": {"uri": "/c"}, "response": {"text": "x", "cookies": {"a": {"value": "b", "maxAge": 1e308}}}}]"#)
         XCTAssertEqual(fixture.diagnostics("c.json").first?.path, "[0].response.cookies.a.maxAge")
     }
 

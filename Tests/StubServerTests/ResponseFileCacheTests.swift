@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Files are cached by their identity (device, inode, size, times), never by their name alone:
@@ -16,7 +17,8 @@ final class ResponseFileCacheTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: outside + "/dir", withIntermediateDirectories: true)
         try write(outside + "/secret.txt", "TOP-SECRET!", modified: settled)
         try write(outside + "/dir/page.txt", "TOP-SECRET!", modified: settled)
-        stubs = try LiveStubs("""
+        stubs = try LiveStubs(
+            """
             [
               {"request": {"uri": "/data"}, "response": {"file": "public/data.txt"}},
               {"request": {"uri": "/link"}, "response": {"file": "public/link.txt"}},
@@ -124,7 +126,9 @@ final class ResponseFileCacheTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: path("public/link.txt"), withDestinationPath: outside + "/secret.txt")
         try assertRefused("/link")
         try FileManager.default.removeItem(atPath: path("public/link.txt"))
-        try FileManager.default.createSymbolicLink(atPath: path("public/link.txt"), withDestinationPath: "../../" + URL(fileURLWithPath: outside).lastPathComponent + "/secret.txt")
+        try FileManager.default.createSymbolicLink(
+            atPath: path("public/link.txt"), withDestinationPath: "../../" + URL(fileURLWithPath: outside).lastPathComponent + "/secret.txt"
+        )
         try assertRefused("/link")
         try FileManager.default.removeItem(atPath: path("public/link.txt"))
         try FileManager.default.createSymbolicLink(atPath: path("public/link.txt"), withDestinationPath: "inside.txt")
@@ -175,7 +179,9 @@ final class ResponseFileCacheTests: XCTestCase {
         let cache = FileCache(byteLimit: 4096)
         for index in 0..<8 {
             try write(path("public/big-\(index).txt"), String(repeating: "x", count: 1000), modified: settled)
-            guard case .success(let file) = cache.read("public/big-\(index).txt", root: stubs.fixture.root) else { return XCTFail("not read") }
+            guard case .success(let file) = cache.read("public/big-\(index).txt", root: stubs.fixture.root) else {
+                return XCTFail("not read")
+            }
             XCTAssertEqual(file.bytes.count, 1000)
         }
         let statistics = cache.currentStatistics

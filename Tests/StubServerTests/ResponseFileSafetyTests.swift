@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Files are never served from outside their root, whatever the config or the request says.
@@ -11,7 +12,8 @@ final class ResponseFileSafetyTests: XCTestCase {
         outside = FileManager.default.temporaryDirectory.path + "/routing-outside-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         try Data("TOP SECRET".utf8).write(to: URL(fileURLWithPath: outside + "/secret.txt"))
-        stubs = try LiveStubs("""
+        stubs = try LiveStubs(
+            """
             [
               {"request": {"uri": "/by-query"}, "response": {"file": {"name": {"template": "public/${req.queries['f']}"}}}},
               {"request": {"uri": {"path": "/by-path/{name}"}}, "response": {"file": {"name": {"template": "public/${req.path.name}"}}}},
@@ -20,7 +22,8 @@ final class ResponseFileSafetyTests: XCTestCase {
               {"request": {"uri": "/link"}, "response": {"file": "public/link.txt"}}
             ]
             """, files: ["public/ok.txt": "fine", "public/nested/deep.txt": "deep"])
-        try FileManager.default.createSymbolicLink(atPath: stubs.fixture.path("public/link.txt"), withDestinationPath: outside + "/secret.txt")
+        try FileManager.default.createSymbolicLink(
+            atPath: stubs.fixture.path("public/link.txt"), withDestinationPath: outside + "/secret.txt")
     }
 
     override func tearDownWithError() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Every response key, through a real server on 127.0.0.1.
@@ -57,7 +58,8 @@ final class ResponseHTTPTests: XCTestCase {
         XCTAssertEqual(headers.header("Cache-Control"), "no-store")
         XCTAssertEqual(try stubs.send("GET", "/cookies").header("Set-Cookie"), "sid=abc; Path=/; HTTPOnly; SameSite=Strict")
         XCTAssertEqual(try stubs.send("GET", "/version").statusLine, "HTTP/1.0 200 OK")
-        XCTAssertEqual(try stubs.send("GET", "/text", version: "HTTP/1.0").statusLine, "HTTP/1.0 200 OK", "the default is the request's version")
+        XCTAssertEqual(
+            try stubs.send("GET", "/text", version: "HTTP/1.0").statusLine, "HTTP/1.0 200 OK", "the default is the request's version")
     }
 
     func testLatencyAnswersAfterATimer() throws {

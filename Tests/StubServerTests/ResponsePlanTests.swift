@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 final class ResponsePlanTests: XCTestCase {
@@ -9,7 +10,8 @@ final class ResponsePlanTests: XCTestCase {
         try fixture.write("page.html", "<p>hi</p>")
         try fixture.write("data.bin", "raw")
         try fixture.write("gbk.txt", "text")
-        let router = try fixture.router("""
+        let router = try fixture.router(
+            """
             [
               {"request": {"uri": "/text"}, "response": {"text": "hello"}},
               {"request": {"uri": "/json"}, "response": {"json": {"b": 1, "a": [true, null, "x"]}}},
@@ -57,7 +59,8 @@ final class ResponsePlanTests: XCTestCase {
     }
 
     func testHeadersCookiesVersionLatencyAndStatusTogether() throws {
-        let router = try ConfigFixture().router("""
+        let router = try ConfigFixture().router(
+            """
             [{"response": {
                 "text": "made",
                 "status": 201,
@@ -75,14 +78,17 @@ final class ResponsePlanTests: XCTestCase {
         let response = router.answer("POST", "/?id=42")
         XCTAssertEqual(response.status, 201)
         XCTAssertEqual(response.header("Location"), "/orders/42")
-        XCTAssertEqual(response.headers.values(for: "Content-Type"), ["text/csv"], "a user content type replaces the default, whatever its case")
+        XCTAssertEqual(
+            response.headers.values(for: "Content-Type"), ["text/csv"], "a user content type replaces the default, whatever its case")
         XCTAssertEqual(response.header("X-Count"), "3")
         let cookies = response.headers.values(for: "Set-Cookie")
         XCTAssertEqual(cookies.count, 3)
         XCTAssertEqual(cookies[0], "plain=v1")
-        XCTAssertNotNil(cookies[1].range(
-            of: #"^pref=dark; Max-Age=3600; Expires=(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT; Path=/; Domain=example.test; Secure; HTTPOnly; SameSite=Lax$"#,
-            options: .regularExpression), cookies[1])
+        XCTAssertNotNil(
+            cookies[1].range(
+                of:
+                    #"^pref=dark; Max-Age=3600; Expires=(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT; Path=/; Domain=example.test; Secure; HTTPOnly; SameSite=Lax$"#,
+                options: .regularExpression), cookies[1])
         XCTAssertEqual(cookies[2], "echo=42")
         XCTAssertEqual(response.version, .http1_0)
         XCTAssertEqual(response.delay, .milliseconds(1500))
@@ -95,7 +101,8 @@ final class ResponsePlanTests: XCTestCase {
     }
 
     func testSeqRepeatsTheLastAndCycleWraps() throws {
-        let router = try ConfigFixture().router("""
+        let router = try ConfigFixture().router(
+            """
             [
               {"request": {"uri": "/seq"}, "response": {"headers": {"X-Kind": "seq"}, "seq": [{"text": "one"}, {"text": "two", "status": 202}]}},
               {"request": {"uri": "/cycle"}, "response": {"cycle": [{"text": "a"}, {"text": "b"}, {"json": {"c": 3}}]}}
@@ -121,7 +128,8 @@ final class ResponsePlanTests: XCTestCase {
     func testRedirectAndAttachment() throws {
         let fixture = try ConfigFixture()
         try fixture.write("report.csv", "a,b\n1,2\n")
-        let router = try fixture.router("""
+        let router = try fixture.router(
+            """
             [
               {"request": {"uri": "/old"}, "redirectTo": "/new"},
               {"request": {"uri": "/go"}, "redirectTo": {"template": "https://example.test/${req.queries['to']}"}},
@@ -145,7 +153,8 @@ final class ResponsePlanTests: XCTestCase {
         let fixture = try ConfigFixture()
         try fixture.write("greeting.txt", "Hello ${req.queries['name']!'you'} (${site})")
         try fixture.write("stories/7.json", #"{"id":7}"#)
-        let router = try fixture.router("""
+        let router = try fixture.router(
+            """
             [
               {"request": {"uri": "/greet"}, "response": {"file": {"template": {"with": "greeting.txt", "vars": {"site": "DN"}}}}},
               {"request": {"uri": {"path": "/stories/{id}"}}, "response": {"file": {"name": {"template": "stories/${req.path.id}.json"}}}}
@@ -173,7 +182,9 @@ final class ResponsePlanTests: XCTestCase {
             .redirect(.get("/"), to: "/api/v1/stories"),
             .catchAll(.json(["error": "not_found"], status: 404)),
         ])
-        let login = router.answer("POST", "/oauth/token", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "username=qa%40example.com&password=secret")
+        let login = router.answer(
+            "POST", "/oauth/token", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            body: "username=qa%40example.com&password=secret")
         XCTAssertEqual(login.text, #"{"access_token":"abc","expires_in":7200}"#)
         XCTAssertEqual(login.stub, StubReference(file: "stubs", index: 0))
         let stories = router.answer("GET", "/api/v1/stories?client_id=x")

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 final class RouteIndexTests: XCTestCase {
@@ -19,21 +20,24 @@ final class RouteIndexTests: XCTestCase {
         switch Int.random(in: 0..<14, using: &random) {
         case 0: return nil
         case 1, 2:
-            return .startsWith(pick([
-                "/", "/a", "/a/", "/a/b", "/api/", "/api/v1/stories/", "/static/12", "/static/12/", "/K/", "/\u{212A}",
-                "/ü/", "/u\u{308}", "//a", "/billing", "a/",
-            ]))
+            return .startsWith(
+                pick([
+                    "/", "/a", "/a/", "/a/b", "/api/", "/api/v1/stories/", "/static/12", "/static/12/", "/K/", "/\u{212A}",
+                    "/ü/", "/u\u{308}", "//a", "/billing", "a/",
+                ]))
         case 3, 4:
-            return .match(pick([
-                "/a/.*", "/api/v1/stories/\\d+", ".*", "/a/b?", "/ab|/a/b", "^/static/\\d+/.*", "/api/v\\d/.*", "/a\\/b",
-                "/a/b/c*", "(?i)/A/B", "/a/b\\.png", "/static/1+", "/api/v1/stories/(1|22)/comments", "/K/.*",
-            ]))
+            return .match(
+                pick([
+                    "/a/.*", "/api/v1/stories/\\d+", ".*", "/a/b?", "/ab|/a/b", "^/static/\\d+/.*", "/api/v\\d/.*", "/a\\/b",
+                    "/a/b/c*", "(?i)/A/B", "/a/b\\.png", "/static/1+", "/api/v1/stories/(1|22)/comments", "/K/.*",
+                ]))
         case 5, 6, 7:
-            return .path(pick([
-                "/api/v1/stories/{id}", "/api/v1/stories/{id}/comments", "/a/*", "/a/b", "/a/**", "/**/b", "/static/{v}/**",
-                "/a/{x:\\w+}", "/?/b", "a/b", "/api/{version}/items/{id}", "/ü/{x}", "/a/b/", "/{a}", "/{a}/{b}",
-                "/api/v1/items/{id}/tags/{tag}", "/a/*.png", "/static/**/x",
-            ]))
+            return .path(
+                pick([
+                    "/api/v1/stories/{id}", "/api/v1/stories/{id}/comments", "/a/*", "/a/b", "/a/**", "/**/b", "/static/{v}/**",
+                    "/a/{x:\\w+}", "/?/b", "a/b", "/api/{version}/items/{id}", "/ü/{x}", "/a/b/", "/{a}", "/{a}/{b}",
+                    "/api/v1/items/{id}/tags/{tag}", "/a/*.png", "/static/**/x",
+                ]))
         case 8: return .endsWith(pick(["b", "/", "s", "comments", "b/", "\u{308}/b", ".js"]))
         case 9: return .contain(pick(["/b", "stories", "ü"]))
         default: return .equal(pick(paths))
@@ -103,7 +107,9 @@ final class RouteIndexTests: XCTestCase {
                 if indexed != linear || routed != linear {
                     count += 1
                     if report && count <= 5 {
-                        XCTFail("round \(round): \(request.method) \(request.target): index \(String(describing: indexed)), scan \(String(describing: linear))", file: file, line: line)
+                        XCTFail(
+                            "round \(round): \(request.method) \(request.target): index \(String(describing: indexed)), scan \(String(describing: linear))",
+                            file: file, line: line)
                     }
                 }
             }
@@ -119,45 +125,68 @@ final class RouteIndexTests: XCTestCase {
     /// The comparison above would notice each of these mistakes in the index.
     func testTheComparisonCatchesADeliberatelyWrongIndex() throws {
         let sabotage: [(String, (RouteKey) -> RouteKey)] = [
-            ("prefix keys one segment too long", { key in
-                var key = key
-                if case .segments(let segments, false) = key.path { key.path = .segments(segments + [.literal(Array("b".utf8))], terminal: false) }
-                return key
-            }),
-            ("templates with ** treated as fixed-length", { key in
-                var key = key
-                if case .segments(let segments, _) = key.path { key.path = .segments(segments, terminal: true) }
-                return key
-            }),
-            ("captures keyed as literal segments", { key in
-                var key = key
-                if case .segments(let segments, let terminal) = key.path {
-                    key.path = .segments(segments.map { $0 == .any ? .literal(Array("1".utf8)) : $0 }, terminal: terminal)
+            (
+                "prefix keys one segment too long",
+                { key in
+                    var key = key
+                    if case .segments(let segments, false) = key.path {
+                        key.path = .segments(segments + [.literal(Array("b".utf8))], terminal: false)
+                    }
+                    return key
                 }
-                return key
-            }),
-            ("string-compared keys trusted for non-ASCII paths", { key in
-                var key = key
-                key.segmentsNeedASCIIPath = false
-                key.prefixNeedsASCIIPath = false
-                key.suffixNeedsASCIIPath = false
-                return key
-            }),
-            ("prefix guard one byte too long", { key in
-                var key = key
-                if !key.prefix.isEmpty { key.prefix.append(UInt8(ascii: "b")) }
-                return key
-            }),
-            ("suffix guard one byte too long", { key in
-                var key = key
-                if !key.suffix.isEmpty { key.suffix.insert(UInt8(ascii: "/"), at: 0) }
-                return key
-            }),
-            ("methods filed under the wrong bucket", { key in
-                var key = key
-                if key.method == "GET" { key.method = "PUT" }
-                return key
-            }),
+            ),
+            (
+                "templates with ** treated as fixed-length",
+                { key in
+                    var key = key
+                    if case .segments(let segments, _) = key.path { key.path = .segments(segments, terminal: true) }
+                    return key
+                }
+            ),
+            (
+                "captures keyed as literal segments",
+                { key in
+                    var key = key
+                    if case .segments(let segments, let terminal) = key.path {
+                        key.path = .segments(segments.map { $0 == .any ? .literal(Array("1".utf8)) : $0 }, terminal: terminal)
+                    }
+                    return key
+                }
+            ),
+            (
+                "string-compared keys trusted for non-ASCII paths",
+                { key in
+                    var key = key
+                    key.segmentsNeedASCIIPath = false
+                    key.prefixNeedsASCIIPath = false
+                    key.suffixNeedsASCIIPath = false
+                    return key
+                }
+            ),
+            (
+                "prefix guard one byte too long",
+                { key in
+                    var key = key
+                    if !key.prefix.isEmpty { key.prefix.append(UInt8(ascii: "b")) }
+                    return key
+                }
+            ),
+            (
+                "suffix guard one byte too long",
+                { key in
+                    var key = key
+                    if !key.suffix.isEmpty { key.suffix.insert(UInt8(ascii: "/"), at: 0) }
+                    return key
+                }
+            ),
+            (
+                "methods filed under the wrong bucket",
+                { key in
+                    var key = key
+                    if key.method == "GET" { key.method = "PUT" }
+                    return key
+                }
+            ),
         ]
         for (name, adjust) in sabotage {
             XCTAssertGreaterThan(try disagreements(adjustingRouteKeys: adjust), 0, name)
@@ -166,7 +195,9 @@ final class RouteIndexTests: XCTestCase {
 
     func testKeysFollowTheLiteralPartOfEachOperator() throws {
         func key(_ uri: TextMatcher, method: TextMatcher? = nil, context: String = "") throws -> RouteKey {
-            let router = try Router(stubs: [StubDefinition(request: RequestPattern(method: method, uri: uri), response: .text("x"), scope: StubScope(context: context))])
+            let router = try Router(stubs: [
+                StubDefinition(request: RequestPattern(method: method, uri: uri), response: .text("x"), scope: StubScope(context: context))
+            ])
             let stub = try XCTUnwrap(Mirror(reflecting: router).children.first { $0.label == "stubs" }?.value as? [CompiledStub]).first
             return try XCTUnwrap(stub).routeKey
         }
@@ -179,9 +210,12 @@ final class RouteIndexTests: XCTestCase {
         XCTAssertEqual(try key(.startsWith("/static/12")).path, .segments([literal("static")], terminal: false))
         XCTAssertEqual(try key(.startsWith("/static/12")).prefix, Array("/static/12".utf8))
         XCTAssertEqual(try key(.startsWith("/ab/ü/c/")).path, .segments([literal("ab")], terminal: false))
-        XCTAssertEqual(try key(.path("/api/v1/stories/{id}")).path, .segments([literal("api"), literal("v1"), literal("stories"), .any], terminal: true))
+        XCTAssertEqual(
+            try key(.path("/api/v1/stories/{id}")).path,
+            .segments([literal("api"), literal("v1"), literal("stories"), .any], terminal: true))
         XCTAssertEqual(try key(.path("/api/{v}/x/**/y")).path, .segments([literal("api"), .any, literal("x")], terminal: false))
-        XCTAssertEqual(try key(.match("/api/v1/stories/\\d+")).path, .segments([literal("api"), literal("v1"), literal("stories")], terminal: false))
+        XCTAssertEqual(
+            try key(.match("/api/v1/stories/\\d+")).path, .segments([literal("api"), literal("v1"), literal("stories")], terminal: false))
         XCTAssertEqual(try key(.match("/a|/b/c/")).path, .unkeyed)
         XCTAssertEqual(try key(.endsWith(".png")).suffix, Array(".png".utf8))
         XCTAssertEqual(try key(.endsWith(".png"), context: "/billing").path, .segments([literal("billing")], terminal: false))
@@ -212,12 +246,16 @@ final class RouteIndexTests: XCTestCase {
             XCTAssertEqual(String(decoding: RouteKey.literalPrefix(ofRegex: pattern), as: UTF8.self), lead, pattern)
         }
         // And what ICU matches agrees: every sample the regex accepts starts with the lead.
-        let samples = ["/a/", "/a/b", "/a/bb", "/a/c", "/a/b.c", "/a/b/c", "/b", "/A", "/a/B", "/a/x", "/a/|", "/api/v1/stories/12", "/a/bc", "/a/bcc"]
+        let samples = [
+            "/a/", "/a/b", "/a/bb", "/a/c", "/a/b.c", "/a/b/c", "/b", "/A", "/a/B", "/a/x", "/a/|", "/api/v1/stories/12", "/a/bc", "/a/bcc",
+        ]
         for (pattern, _) in cases {
             let regex = try CompiledRegex(pattern)
             let lead = RouteKey.literalPrefix(ofRegex: pattern)
             for sample in samples where regex.matchesWhole(sample) {
-                XCTAssertTrue(Array(sample.utf8).starts(with: lead), "\(pattern) matches \(sample) but the lead is \(String(decoding: lead, as: UTF8.self))")
+                XCTAssertTrue(
+                    Array(sample.utf8).starts(with: lead),
+                    "\(pattern) matches \(sample) but the lead is \(String(decoding: lead, as: UTF8.self))")
             }
         }
     }

@@ -23,12 +23,13 @@ final class RuntimeContractHTTPTests: XCTestCase {
     private func startServer(checking: Bool = true) throws -> StubServer {
         var options = StubServer.Options()
         if checking { options.openAPI = try OpenAPILoader().load(bytes: Array(Self.document.utf8), name: "items.json") }
-        let server = try StubServer(stubs: [
-            StubDefinition(request: .get("/items"), response: .json([["id": 1, "name": "a"]])),
-            StubDefinition(request: .post("/items"), response: .json(["id": 2, "name": "b"], status: 201)),
-            StubDefinition(request: .get("/broken"), response: .json(["id": "one", "name": "b"])),
-            StubDefinition(request: .get("/gone"), response: .text("gone", status: 410)),
-        ], options: options)
+        let server = try StubServer(
+            stubs: [
+                StubDefinition(request: .get("/items"), response: .json([["id": 1, "name": "a"]])),
+                StubDefinition(request: .post("/items"), response: .json(["id": 2, "name": "b"], status: 201)),
+                StubDefinition(request: .get("/broken"), response: .json(["id": "one", "name": "b"])),
+                StubDefinition(request: .get("/gone"), response: .text("gone", status: 410)),
+            ], options: options)
         try server.start()
         return server
     }
@@ -44,7 +45,8 @@ final class RuntimeContractHTTPTests: XCTestCase {
         let body = #"{"id": 3, "name": "c"}"#
         let posted = try RawHTTPClient.exchange(
             port: server.port,
-            "POST /items HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+            "POST /items HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        )
         XCTAssertEqual(posted.status, 201)
         XCTAssertEqual(try server.contractViolations(), [])
         XCTAssertEqual(server.journal.entries.map(\.contractViolations.isEmpty), [true, true])
@@ -59,13 +61,19 @@ final class RuntimeContractHTTPTests: XCTestCase {
         let body = #"{"name": "c"}"#
         _ = try RawHTTPClient.exchange(
             port: server.port,
-            "POST /items HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+            "POST /items HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        )
         _ = try RawHTTPClient.exchange(port: server.port, "DELETE /items HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
 
-        XCTAssertEqual(try violations(server, sequence: 1), [#"request query.pages: undeclared query parameter "pages" (GET /items declares page)"#])
-        XCTAssertEqual(try violations(server, sequence: 2), [#"request query.page: $: expected an integer, got a string "two" (schema #/paths/~1items/get/parameters/0/schema/type)"#])
+        XCTAssertEqual(
+            try violations(server, sequence: 1), [#"request query.pages: undeclared query parameter "pages" (GET /items declares page)"#])
+        XCTAssertEqual(
+            try violations(server, sequence: 2),
+            [#"request query.page: $: expected an integer, got a string "two" (schema #/paths/~1items/get/parameters/0/schema/type)"#])
         XCTAssertEqual(try violations(server, sequence: 3), ["request operation: no operation of items.json has the path /nowhere"])
-        XCTAssertEqual(try violations(server, sequence: 4), [#"request body $: missing the required property "id" (schema #/components/schemas/Item/required)"#])
+        XCTAssertEqual(
+            try violations(server, sequence: 4),
+            [#"request body $: missing the required property "id" (schema #/components/schemas/Item/required)"#])
         XCTAssertEqual(try violations(server, sequence: 5), ["request operation: /items has no DELETE operation (it has GET, POST)"])
         let line = try XCTUnwrap(server.journal.entries.first?.description)
         XCTAssertTrue(line.contains(#"✗ contract: request query.pages: undeclared query parameter "pages""#), line)
@@ -76,7 +84,9 @@ final class RuntimeContractHTTPTests: XCTestCase {
         defer { server.stop() }
         _ = try RawHTTPClient.get(port: server.port, "/broken")
         _ = try RawHTTPClient.get(port: server.port, "/gone")
-        XCTAssertEqual(try violations(server, sequence: 1), [#"response body $.id: expected an integer, got a string "one" (schema #/components/schemas/Item/properties/id/type)"#])
+        XCTAssertEqual(
+            try violations(server, sequence: 1),
+            [#"response body $.id: expected an integer, got a string "one" (schema #/components/schemas/Item/properties/id/type)"#])
         XCTAssertEqual(try violations(server, sequence: 2), ["response status: undeclared status 410 (GET /gone declares 200)"])
     }
 

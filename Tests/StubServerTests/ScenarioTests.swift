@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Stateful scenarios: `"scenario": {"name", "requires", "next"}`, starting in `Started`.
@@ -45,8 +46,13 @@ final class ScenarioTests: XCTestCase {
         let live = try LiveStubs(upvote)
         XCTAssertEqual(try live.send("POST", "/stories/1/upvote").status, 201)
         // Same scenario, a changed body, plus a new scenario: the state carries over.
-        try live.fixture.write("stubs.json", upvote.replacingOccurrences(of: #""votes": 1"#, with: #""votes": 100"#)
-            .replacingOccurrences(of: "[\n", with: #"[{"request": {"uri": "/other"}, "response": {"text": "o"}, "scenario": {"name": "other", "next": "Seen"}},"# + "\n"))
+        try live.fixture.write(
+            "stubs.json",
+            upvote.replacingOccurrences(of: #""votes": 1"#, with: #""votes": 100"#)
+                .replacingOccurrences(
+                    of: "[\n",
+                    with: #"[{"request": {"uri": "/other"}, "response": {"text": "o"}, "scenario": {"name": "other", "next": "Seen"}},"#
+                        + "\n"))
         try live.server.reload()
         XCTAssertEqual(try live.send("GET", "/stories").text, #"{"votes":100}"#)
         XCTAssertEqual(live.server.scenarios().map(\.name), ["other", "voting"])
@@ -68,7 +74,8 @@ final class ScenarioTests: XCTestCase {
         defer { server.stop() }
         try server.addStub(StubDefinition(request: .post("/cart"), response: .status(201)).inScenario("cart", next: "HasItem"))
         func send(_ method: String, _ path: String) throws -> RawHTTPResponse {
-            try RawHTTPClient.exchange(port: server.port, "\(method) \(path) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            try RawHTTPClient.exchange(
+                port: server.port, "\(method) \(path) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
         }
         XCTAssertEqual(try send("GET", "/cart").text, "empty")
         XCTAssertEqual(try send("POST", "/cart").status, 201)
@@ -79,7 +86,9 @@ final class ScenarioTests: XCTestCase {
 
     func testBadScenarioObjectsNameTheirPath() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("s.json", """
+        try fixture.write(
+            "s.json",
+            """
             [
               {"request": {"uri": "/a"}, "response": {"text": "a"}, "scenario": {"requires": "Started"}},
               {"request": {"uri": "/b"}, "response": {"text": "b"}, "scenario": {"name": "x"}},

@@ -1,9 +1,11 @@
 import Foundation
+import XCTest
+
+@testable import StubServer
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import XCTest
-@testable import StubServer
 
 /// The embeddable server with real configurations: files, Swift-built stubs, reload, watching.
 final class ServerConfigTests: XCTestCase {
@@ -24,12 +26,14 @@ final class ServerConfigTests: XCTestCase {
     }
 
     func testConfigFileServerAnswersAndJournalsTheStubReference() throws {
-        try directory.write("stubs.json", """
-        [
-          {"request": {"uri": "/a"}, "response": {"text": "alpha"}},
-          {"request": {"method": "post", "uri": "/b"}, "response": {"status": 201, "text": "beta"}}
-        ]
-        """)
+        try directory.write(
+            "stubs.json",
+            """
+            [
+              {"request": {"uri": "/a"}, "response": {"text": "alpha"}},
+              {"request": {"method": "post", "uri": "/b"}, "response": {"status": 201, "text": "beta"}}
+            ]
+            """)
         let server = try StubServer(configFile: "stubs.json", options: options())
         try server.start()
         defer { server.stop() }
@@ -46,7 +50,8 @@ final class ServerConfigTests: XCTestCase {
     }
 
     func testConfigErrorsAreThrownWithEveryDiagnostic() throws {
-        try directory.write("bad.json", #"[{"request": {"uri": "/a", "methd": "get"}, "response": {"text": "a"}}, {"response": {"stauts": 200}}]"#)
+        try directory.write(
+            "bad.json", #"[{"request": {"uri": "/a", "methd": "get"}, "response": {"text": "a"}}, {"response": {"stauts": 200}}]"#)
         XCTAssertThrowsError(try StubServer(configFile: "bad.json", options: options())) { error in
             let diagnostics = (error as? ConfigError)?.diagnostics ?? []
             XCTAssertEqual(diagnostics.map(\.path), ["[0].request.methd", "[1].response.stauts"])
@@ -55,9 +60,11 @@ final class ServerConfigTests: XCTestCase {
 
     func testStubsBuiltInSwiftServeOverURLSession() throws {
         let server = try StubServer(stubs: [
-            StubDefinition(request: .post("/oauth/token", forms: ["username": "qa@example.com"]),
-                           response: .json(["access_token": "abc123"])),
-            StubDefinition(request: .get("/api/v1/stories"), response: .text("[]", headers: [ResponseHeader("Content-Type", "application/json")])),
+            StubDefinition(
+                request: .post("/oauth/token", forms: ["username": "qa@example.com"]),
+                response: .json(["access_token": "abc123"])),
+            StubDefinition(
+                request: .get("/api/v1/stories"), response: .text("[]", headers: [ResponseHeader("Content-Type", "application/json")])),
             .catchAll(.json(["error": "not_found"], status: 404)),
         ])
         try server.start()
@@ -124,12 +131,14 @@ final class ServerConfigTests: XCTestCase {
     }
 
     func testLatencyIsATimerAndDoesNotHoldOtherRequests() throws {
-        try directory.write("stubs.json", """
-        [
-          {"request": {"uri": "/slow"}, "response": {"text": "slow", "latency": {"duration": 3, "unit": "second"}}},
-          {"request": {"uri": "/fast"}, "response": {"text": "fast"}}
-        ]
-        """)
+        try directory.write(
+            "stubs.json",
+            """
+            [
+              {"request": {"uri": "/slow"}, "response": {"text": "slow", "latency": {"duration": 3, "unit": "second"}}},
+              {"request": {"uri": "/fast"}, "response": {"text": "fast"}}
+            ]
+            """)
         var options = options()
         options.eventLoopCount = 1
         let server = try StubServer(configFile: "stubs.json", options: options)

@@ -1,9 +1,11 @@
 import Foundation
+import XCTest
+
+@testable import StubServer
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import XCTest
-@testable import StubServer
 
 final class ServerEmbeddingTests: XCTestCase {
     /// A spec that starts the server with a relative path from the wrong folder must learn where

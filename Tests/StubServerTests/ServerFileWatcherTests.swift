@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 final class ServerFileWatcherTests: XCTestCase {
@@ -12,8 +13,8 @@ final class ServerFileWatcherTests: XCTestCase {
         watcher.start()
         defer { watcher.stop() }
 
-        try directory.write("other.json", "2")          // not watched: no report
-        try directory.write("watched.json", "2")        // replaced by rename
+        try directory.write("other.json", "2") // not watched: no report
+        try directory.write("watched.json", "2") // replaced by rename
         XCTAssertTrue(waitUntil { changes.all.count >= 1 }, "\(changes.all)")
         XCTAssertEqual(Set(changes.all), [watched])
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HTTPEngine
 @testable import StubServer
 
@@ -46,24 +47,25 @@ final class SocketServerTests: XCTestCase {
         // moco-doc/socket-apis.md: operators, json, json_paths, xml, templates, latency, seq.
         try directory.write("foo.request", "from a file")
         try directory.write("bar.response", "file answer")
-        let server = try start(#"""
-        [
-          {"description": "any response", "request": {"text": "described"}, "response": {"text": "comment ignored"}},
-          {"request": {"file": "foo.request"}, "response": {"file": "bar.response"}},
-          {"request": {"text": {"xml": "<request><parameters><id>1</id></parameters></request>"}}, "response": {"text": "xml"}},
-          {"request": {"json": {"foo": "bar"}}, "response": {"text": "json"}},
-          {"request": {"json_paths": {"$.book[*].price": "1"}}, "response": {"text": "response_for_json_path_request"}},
-          {"request": {"text": {"match": "/\\w*/foo"}}, "response": {"text": "match"}},
-          {"request": {"text": {"startsWith": "/start"}}, "response": {"text": "starts"}},
-          {"request": {"text": {"endsWith": "end"}}, "response": {"text": "ends"}},
-          {"request": {"text": {"contain": "inside"}}, "response": {"text": "contains"}},
-          {"request": {"text": "template"}, "response": {"text": {"template": "${req.content}!"}}},
-          {"request": {"text": "vars"}, "response": {"text": {"template": {"with": "${foo}", "vars": {"foo": "bar"}}}}},
-          {"request": {"text": "slow"}, "response": {"text": "late", "latency": 200}},
-          {"request": {"text": "jsonresponse"}, "response": {"json": {"foo": "bar"}}},
-          {"request": {"text": "seq"}, "response": {"seq": [{"text": "one"}, {"text": "two"}]}}
-        ]
-        """#)
+        let server = try start(
+            #"""
+            [
+              {"description": "any response", "request": {"text": "described"}, "response": {"text": "comment ignored"}},
+              {"request": {"file": "foo.request"}, "response": {"file": "bar.response"}},
+              {"request": {"text": {"xml": "<request><parameters><id>1</id></parameters></request>"}}, "response": {"text": "xml"}},
+              {"request": {"json": {"foo": "bar"}}, "response": {"text": "json"}},
+              {"request": {"json_paths": {"$.book[*].price": "1"}}, "response": {"text": "response_for_json_path_request"}},
+              {"request": {"text": {"match": "/\\w*/foo"}}, "response": {"text": "match"}},
+              {"request": {"text": {"startsWith": "/start"}}, "response": {"text": "starts"}},
+              {"request": {"text": {"endsWith": "end"}}, "response": {"text": "ends"}},
+              {"request": {"text": {"contain": "inside"}}, "response": {"text": "contains"}},
+              {"request": {"text": "template"}, "response": {"text": {"template": "${req.content}!"}}},
+              {"request": {"text": "vars"}, "response": {"text": {"template": {"with": "${foo}", "vars": {"foo": "bar"}}}}},
+              {"request": {"text": "slow"}, "response": {"text": "late", "latency": 200}},
+              {"request": {"text": "jsonresponse"}, "response": {"json": {"foo": "bar"}}},
+              {"request": {"text": "seq"}, "response": {"seq": [{"text": "one"}, {"text": "two"}]}}
+            ]
+            """#)
         defer { server.stop() }
         let client = try RawHTTPClient(port: server.port, timeout: 5)
         let cases: [(String, String)] = [
@@ -91,10 +93,12 @@ final class SocketServerTests: XCTestCase {
 
     func testAnswersLeaveInOrderBehindALatencyAndNoMatchSendsNothing() throws {
         let exchanges = LockedBox<[String]>([])
-        let server = try start(#"""
-        [{"request": {"text": "slow"}, "response": {"text": "1", "latency": 300}},
-         {"request": {"text": "fast"}, "response": {"text": "2"}}]
-        """#) { exchange in exchanges.value.append(exchange.stub.map { "\($0)" } ?? "no match: \(exchange.nearMiss.map { "\($0)" } ?? "")") }
+        let server = try start(
+            #"""
+            [{"request": {"text": "slow"}, "response": {"text": "1", "latency": 300}},
+             {"request": {"text": "fast"}, "response": {"text": "2"}}]
+            """#
+        ) { exchange in exchanges.value.append(exchange.stub.map { "\($0)" } ?? "no match: \(exchange.nearMiss.map { "\($0)" } ?? "")") }
         defer { server.stop() }
         let client = try RawHTTPClient(port: server.port, timeout: 5)
         try client.send("slow")
@@ -108,10 +112,12 @@ final class SocketServerTests: XCTestCase {
     }
 
     func testHTTPOnlyKeysAreRefusedWithTheirPath() throws {
-        try directory.write("socket.json", #"""
-        [{"request": {"uri": "/a", "text": "x"}, "response": {"text": "y", "status": 201}},
-         {"request": {"text": "z"}, "response": {"seq": [{"text": "a"}, {"headers": {"X": "1"}}]}}]
-        """#)
+        try directory.write(
+            "socket.json",
+            #"""
+            [{"request": {"uri": "/a", "text": "x"}, "response": {"text": "y", "status": 201}},
+             {"request": {"text": "z"}, "response": {"seq": [{"text": "a"}, {"headers": {"X": "1"}}]}}]
+            """#)
         var options = SocketStubServer.Options()
         options.workingDirectory = directory.path
         XCTAssertThrowsError(try SocketStubServer(configFile: "socket.json", options: options)) { error in

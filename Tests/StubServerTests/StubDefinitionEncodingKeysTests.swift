@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import StubServer
 
 /// Every key of a session survives `encodedMocoJSON()` → the admin API's decoder, and a part
@@ -15,7 +16,8 @@ final class StubDefinitionEncodingKeysTests: XCTestCase {
     }
 
     @discardableResult
-    private func assertRoundTrips(_ definition: StubDefinition, file: StaticString = #filePath, line: UInt = #line) throws -> StubDefinition {
+    private func assertRoundTrips(_ definition: StubDefinition, file: StaticString = #filePath, line: UInt = #line) throws -> StubDefinition
+    {
         let encoded = try definition.encodedMocoJSON()
         let text = "[" + encoded.compactText + "]"
         let (sessions, diagnostics) = try Self.decodeAsAdmin(text)
@@ -58,15 +60,22 @@ final class StubDefinitionEncodingKeysTests: XCTestCase {
         let core = ResponseDefinition(
             body: .file(FileSource(name: .template("stories/${req.path.id}.json"), charset: "utf-8")), status: 201,
             headers: [ResponseHeader("X-Id", .template("${req.path.id}", vars: ["site": "DN", "user": .jsonPath("$.user")]))],
-            cookies: [ResponseCookie(name: "s", value: "v", path: "/", domain: "example.test", secure: true, httpOnly: true, maxAge: .seconds(60), sameSite: .lax)],
+            cookies: [
+                ResponseCookie(
+                    name: "s", value: "v", path: "/", domain: "example.test", secure: true, httpOnly: true, maxAge: .seconds(60),
+                    sameSite: .lax)
+            ],
             version: "HTTP/1.0", latency: .milliseconds(250),
-            sequence: .cycle([.json(["n": 1]), ResponseDefinition(body: .file(FileSource(name: "t.txt", rendersContent: true, vars: ["a": "b"])))]))
+            sequence: .cycle([
+                .json(["n": 1]), ResponseDefinition(body: .file(FileSource(name: "t.txt", rendersContent: true, vars: ["a": "b"]))),
+            ]))
         var onComplete = EventDefinition(
             method: .post, url: .template("http://127.0.0.1:9/hook/${req.path.id}"), content: .template("${req.content}"),
             headers: [ResponseHeader("X-Event", "done")], async: true, latency: .milliseconds(20))
         let coreStub = StubDefinition(
-            request: fullRequest, response: core, redirectTo: nil, description: "everything", scope: StubScope(), reference: nil)
-            .inScenario("votes", requires: StubScenario.started, next: "Upvoted")
+            request: fullRequest, response: core, redirectTo: nil, description: "everything", scope: StubScope(), reference: nil
+        )
+        .inScenario("votes", requires: StubScenario.started, next: "Upvoted")
         var withEvent = coreStub
         withEvent.onComplete = onComplete
         onComplete = EventDefinition(method: .post, url: "http://127.0.0.1:9/json", json: ["ok": true])
@@ -79,9 +88,11 @@ final class StubDefinitionEncodingKeysTests: XCTestCase {
         var record = ResponseDefinition()
         record.record = RecordDefinition(group: "push", identifier: .template("${req.queries['device']}"), tape: "push-tape.json")
         var replayTemplate = ResponseDefinition()
-        replayTemplate.replay = ReplayDefinition(record: RecordDefinition(group: "push"), modifier: .template(.template("sent: ${req.content}")))
+        replayTemplate.replay = ReplayDefinition(
+            record: RecordDefinition(group: "push"), modifier: .template(.template("sent: ${req.content}")))
         var replayResponse = ResponseDefinition()
-        replayResponse.replay = ReplayDefinition(record: RecordDefinition(identifier: "one"), modifier: .response(.json(["a": 1], status: 202)))
+        replayResponse.replay = ReplayDefinition(
+            record: RecordDefinition(identifier: "one"), modifier: .response(.json(["a": 1], status: 202)))
         var replayBare = ResponseDefinition()
         replayBare.replay = ReplayDefinition(record: RecordDefinition())
 
@@ -99,7 +110,10 @@ final class StubDefinitionEncodingKeysTests: XCTestCase {
 
         let resource = ResourceDefinition(
             name: "items",
-            get: [ResourceEntry(id: "1", request: RequestPattern(headers: ["X-A": "1"]), response: .json(["id": 1])), ResourceEntry(response: .text("all"))],
+            get: [
+                ResourceEntry(id: "1", request: RequestPattern(headers: ["X-A": "1"]), response: .json(["id": 1])),
+                ResourceEntry(response: .text("all")),
+            ],
             post: [ResourceEntry(response: .status(201))], put: [ResourceEntry(id: "*", response: .status(204))],
             delete: [ResourceEntry(id: "1", response: .status(204))], head: [ResourceEntry(response: .status(200))],
             patch: [ResourceEntry(id: "1", response: .text("patched"))],
@@ -108,43 +122,88 @@ final class StubDefinitionEncodingKeysTests: XCTestCase {
         return [
             ("core keys, scenario and an on.complete post", withEvent),
             ("on.complete post with json", jsonEvent),
-            ("on.complete get", {
-                var stub = StubDefinition(request: .get("/g"), response: .text("g"))
-                stub.onComplete = EventDefinition(method: .get, url: "http://127.0.0.1:9/beacon")
-                return stub
-            }()),
-            ("attachment", StubDefinition(request: .get("/r"), response: ResponseDefinition(attachment: Attachment(filename: "r.csv", body: .text("a,b"))))),
+            (
+                "on.complete get",
+                {
+                    var stub = StubDefinition(request: .get("/g"), response: .text("g"))
+                    stub.onComplete = EventDefinition(method: .get, url: "http://127.0.0.1:9/beacon")
+                    return stub
+                }()
+            ),
+            (
+                "attachment",
+                StubDefinition(
+                    request: .get("/r"), response: ResponseDefinition(attachment: Attachment(filename: "r.csv", body: .text("a,b"))))
+            ),
             ("redirectTo", .redirect(.get("/"), to: "/api/v1/stories", description: "home")),
             ("catch-all", .catchAll(.json(["error": "not_found"], status: 404))),
             ("cors true", StubDefinition(request: .get("/c"), response: ResponseDefinition(body: .text("c"), cors: CORSPolicy()))),
             ("cors policy", StubDefinition(request: .get("/c"), response: ResponseDefinition(body: .text("c"), cors: cors))),
             ("proxy url", StubDefinition(request: .get("/p"), response: .proxy(ProxyDefinition(url: "http://127.0.0.1:9/p")))),
-            ("proxy template with failover", StubDefinition(request: .get("/p"), response: .proxy(
-                ProxyDefinition(url: .template("http://127.0.0.1:9/${req.path}"), failover: SavedExchanges(file: "f.json", statuses: [502, 503]))))),
-            ("proxy playback", StubDefinition(request: .get("/p"), response: .proxy(ProxyDefinition(url: "http://127.0.0.1:9/p", playback: SavedExchanges(file: "p.json"))).header("X-P", "1"))),
+            (
+                "proxy template with failover",
+                StubDefinition(
+                    request: .get("/p"),
+                    response: .proxy(
+                        ProxyDefinition(
+                            url: .template("http://127.0.0.1:9/${req.path}"),
+                            failover: SavedExchanges(file: "f.json", statuses: [502, 503]))))
+            ),
+            (
+                "proxy playback",
+                StubDefinition(
+                    request: .get("/p"),
+                    response: .proxy(ProxyDefinition(url: "http://127.0.0.1:9/p", playback: SavedExchanges(file: "p.json"))).header(
+                        "X-P", "1"))
+            ),
             ("proxy from/to", StubDefinition(request: nil, response: .proxy(ProxyDefinition(from: "/api", to: "http://127.0.0.1:9/v2")))),
             ("record", StubDefinition(request: .post("/rec"), response: record)),
             ("replay template", StubDefinition(request: .get("/rep"), response: replayTemplate)),
             ("replay response", StubDefinition(request: .get("/rep"), response: replayResponse)),
             ("replay default", StubDefinition(request: .get("/rep"), response: replayBare)),
-            ("sse events", StubDefinition(request: .get("/events"), response: ResponseDefinition(status: 200, sse: ServerSentEvents(events: [
-                SSEEvent(event: "tick", data: ["1"], id: "1", retry: 500, delay: .milliseconds(30)),
-                SSEEvent(data: ["line 1", "line 2"]),
-            ])))),
-            ("sse events with delay", StubDefinition(request: .get("/events"), response: .sse([SSEEvent(data: ["x"])], delay: .seconds(1)))),
-            ("sse file", StubDefinition(request: .get("/events"), response: ResponseDefinition(sse: ServerSentEvents(file: .template("${req.queries['f']}.sse"), delay: .milliseconds(5))))),
-            ("dribble chunks", StubDefinition(request: .get("/d"), response: ResponseDefinition.text("0123456789").dribble(.chunks(5, over: .seconds(2))))),
-            ("dribble rate", StubDefinition(request: .get("/d"), response: ResponseDefinition.file("big.json").dribble(.bytesPerSecond(4096)))),
+            (
+                "sse events",
+                StubDefinition(
+                    request: .get("/events"),
+                    response: ResponseDefinition(
+                        status: 200,
+                        sse: ServerSentEvents(events: [
+                            SSEEvent(event: "tick", data: ["1"], id: "1", retry: 500, delay: .milliseconds(30)),
+                            SSEEvent(data: ["line 1", "line 2"]),
+                        ])))
+            ),
+            (
+                "sse events with delay",
+                StubDefinition(request: .get("/events"), response: .sse([SSEEvent(data: ["x"])], delay: .seconds(1)))
+            ),
+            (
+                "sse file",
+                StubDefinition(
+                    request: .get("/events"),
+                    response: ResponseDefinition(sse: ServerSentEvents(file: .template("${req.queries['f']}.sse"), delay: .milliseconds(5)))
+                )
+            ),
+            (
+                "dribble chunks",
+                StubDefinition(request: .get("/d"), response: ResponseDefinition.text("0123456789").dribble(.chunks(5, over: .seconds(2))))
+            ),
+            (
+                "dribble rate",
+                StubDefinition(request: .get("/d"), response: ResponseDefinition.file("big.json").dribble(.bytesPerSecond(4096)))
+            ),
             ("fault", StubDefinition(request: .get("/f"), response: ResponseDefinition(status: 500, fault: .connectionReset))),
             ("websocket", .websocket(endpoint, description: "chat")),
             ("websocket connected file", .websocket(connectedFile)),
-            ("mount", {
-                var stub = StubDefinition.mount(
-                    MountDefinition(dir: "www", uri: "/static", includes: ["**/*.css"], excludes: ["*.tmp"]),
-                    response: ResponseDefinition.status(200).header("Cache-Control", "no-store").latency(.milliseconds(5)))
-                stub.description = "assets"
-                return stub
-            }()),
+            (
+                "mount",
+                {
+                    var stub = StubDefinition.mount(
+                        MountDefinition(dir: "www", uri: "/static", includes: ["**/*.css"], excludes: ["*.tmp"]),
+                        response: ResponseDefinition.status(200).header("Cache-Control", "no-store").latency(.milliseconds(5)))
+                    stub.description = "assets"
+                    return stub
+                }()
+            ),
             ("resource", .resource(resource)),
         ]
     }
@@ -156,7 +215,10 @@ final class StubDefinitionEncodingKeysTests: XCTestCase {
     }
 
     func testCoreKeysScenarioAndOnCompleteRoundTrip() throws {
-        for name in ["core keys, scenario and an on.complete post", "on.complete post with json", "on.complete get", "attachment", "redirectTo", "catch-all"] {
+        for name in [
+            "core keys, scenario and an on.complete post", "on.complete post with json", "on.complete get", "attachment", "redirectTo",
+            "catch-all",
+        ] {
             try assertRoundTrips(try sample(name))
         }
         let text = try sample("core keys, scenario and an on.complete post").encodedMocoJSON()
@@ -172,12 +234,15 @@ final class StubDefinitionEncodingKeysTests: XCTestCase {
     }
 
     func testProxyRoundTrips() throws {
-        for name in ["proxy url", "proxy template with failover", "proxy playback", "proxy from/to"] { try assertRoundTrips(try sample(name)) }
+        for name in ["proxy url", "proxy template with failover", "proxy playback", "proxy from/to"] {
+            try assertRoundTrips(try sample(name))
+        }
         XCTAssertEqual(try sample("proxy url").encodedMocoJSON()["response"]?["proxy"], .string("http://127.0.0.1:9/p"))
     }
 
     func testASessionLevelProxyFromAFileListsAsItsRequestAndAResponseProxy() throws {
-        let (sessions, diagnostics) = try Self.decodeAsAdmin(#"{"proxy": {"from": "/api", "to": "http://127.0.0.1:9/v2"}, "description": "legacy"}"#)
+        let (sessions, diagnostics) = try Self.decodeAsAdmin(
+            #"{"proxy": {"from": "/api", "to": "http://127.0.0.1:9/v2"}, "description": "legacy"}"#)
         XCTAssertEqual(diagnostics, [])
         let decoded = try assertRoundTrips(try XCTUnwrap(sessions.first))
         XCTAssertEqual(decoded.response?.proxy?.target, .batch(from: "/api", to: "http://127.0.0.1:9/v2"))
@@ -188,7 +253,9 @@ final class StubDefinitionEncodingKeysTests: XCTestCase {
     }
 
     func testLiveKeysRoundTrip() throws {
-        for name in ["sse events", "sse events with delay", "sse file", "dribble chunks", "dribble rate", "fault"] { try assertRoundTrips(try sample(name)) }
+        for name in ["sse events", "sse events with delay", "sse file", "dribble chunks", "dribble rate", "fault"] {
+            try assertRoundTrips(try sample(name))
+        }
         XCTAssertEqual(try sample("fault").encodedMocoJSON()["response"]?["fault"], .string("connection_reset"))
     }
 
@@ -213,14 +280,22 @@ final class StubDefinitionEncodingKeysTests: XCTestCase {
         XCTAssertEqual(failure(StubDefinition(request: .get("/x"), response: noStatuses))?.path, "response.proxy.failover.status")
         var literalModifier = ResponseDefinition()
         literalModifier.replay = ReplayDefinition(record: RecordDefinition(group: "g"), modifier: .template(.literal("x")))
-        XCTAssertEqual(failure(StubDefinition(request: .get("/x"), response: .seq([.text("a"), literalModifier])))?.path, "response.seq[1].replay.modifier")
+        XCTAssertEqual(
+            failure(StubDefinition(request: .get("/x"), response: .seq([.text("a"), literalModifier])))?.path,
+            "response.seq[1].replay.modifier")
         var emptyRecord = ResponseDefinition()
         emptyRecord.record = RecordDefinition()
         XCTAssertEqual(failure(StubDefinition(request: .get("/x"), response: emptyRecord))?.path, "response.record")
-        XCTAssertEqual(failure(StubDefinition(request: .get("/x"), response: ResponseDefinition(sse: ServerSentEvents())))?.path, "response.sse")
-        XCTAssertEqual(failure(StubDefinition(request: .get("/x"), response: .sse([SSEEvent(data: ["a\nb"])])))?.path, "response.sse.events[0].data")
-        XCTAssertEqual(failure(StubDefinition(request: .get("/x"), response: .text("x").dribble(.chunks(0, over: .seconds(1)))))?.path, "response.dribble.chunks")
-        XCTAssertEqual(failure(StubDefinition(request: .get("/x"), response: .text("x").latency(.seconds(Int64.max))))?.path, "response.latency", "no overflow trap")
+        XCTAssertEqual(
+            failure(StubDefinition(request: .get("/x"), response: ResponseDefinition(sse: ServerSentEvents())))?.path, "response.sse")
+        XCTAssertEqual(
+            failure(StubDefinition(request: .get("/x"), response: .sse([SSEEvent(data: ["a\nb"])])))?.path, "response.sse.events[0].data")
+        XCTAssertEqual(
+            failure(StubDefinition(request: .get("/x"), response: .text("x").dribble(.chunks(0, over: .seconds(1)))))?.path,
+            "response.dribble.chunks")
+        XCTAssertEqual(
+            failure(StubDefinition(request: .get("/x"), response: .text("x").latency(.seconds(Int64.max))))?.path, "response.latency",
+            "no overflow trap")
         var socketInside = StubDefinition.websocket(WebSocketEndpoint(uri: "/ws"))
         socketInside.request = .get("/other")
         XCTAssertEqual(failure(socketInside)?.path, "response.websocket")
@@ -232,7 +307,9 @@ final class StubDefinitionEncodingKeysTests: XCTestCase {
         XCTAssertEqual(failure(.resource(ResourceDefinition(name: "items", id: "1")))?.path, "resource.id")
 
         // For display the session says why instead of dropping the part.
-        XCTAssertEqual(StubDefinition(request: .get("/x"), response: both).mocoJSON["error"]?.stringValue?.hasPrefix("cannot be written as moco JSON: response.proxy:"), true)
+        XCTAssertEqual(
+            StubDefinition(request: .get("/x"), response: both).mocoJSON["error"]?.stringValue?.hasPrefix(
+                "cannot be written as moco JSON: response.proxy:"), true)
     }
 
     /// The decoder used to ignore these keys beside a mount, resource or websocket: the
@@ -248,7 +325,9 @@ final class StubDefinitionEncodingKeysTests: XCTestCase {
         for (text, key) in cases {
             let (sessions, diagnostics) = try Self.decodeAsAdmin(text)
             XCTAssertEqual(sessions.count, 0, text)
-            XCTAssertTrue(diagnostics.contains { $0.contains(key) && ($0.contains("does not go with") || $0.contains("cannot also have")) }, "\(text): \(diagnostics)")
+            XCTAssertTrue(
+                diagnostics.contains { $0.contains(key) && ($0.contains("does not go with") || $0.contains("cannot also have")) },
+                "\(text): \(diagnostics)")
         }
     }
 
@@ -296,7 +375,10 @@ final class StubDefinitionEncodingKeysTests: XCTestCase {
         }
         for (_, stub) in Self.samples { walk(stub) }
         XCTAssertGreaterThan(seen.count, 60, "the walk reaches the nested types")
-        for key in ["ResponseDefinition.sse", "ProxyDefinition.failover", "SSEEvent.retry", "EventDefinition.async", "ResourceDefinition.resources", "WebSocketEndpoint.pingPongs", "CORSPolicy.allowCredentials"] {
+        for key in [
+            "ResponseDefinition.sse", "ProxyDefinition.failover", "SSEEvent.retry", "EventDefinition.async", "ResourceDefinition.resources",
+            "WebSocketEndpoint.pingPongs", "CORSPolicy.allowCredentials",
+        ] {
             XCTAssertTrue(seen.contains(key), key)
         }
         let uncovered = seen.subtracting(populated).sorted()

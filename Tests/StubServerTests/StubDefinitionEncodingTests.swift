@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import StubServer
 
 /// `StubDefinition.mocoJSON` decodes back to the same definition (what the client posts).
@@ -6,7 +7,7 @@ final class StubDefinitionEncodingTests: XCTestCase {
     private func roundTrip(_ definition: StubDefinition, file: StaticString = #filePath, line: UInt = #line) throws -> StubDefinition {
         let text = "[" + definition.mocoJSON.compactText + "]"
         var decoder = StubDecoder(file: "encoded", bytes: Array(text.utf8))
-        decoder.trimsText = false  // as the admin API decodes posted sessions
+        decoder.trimsText = false // as the admin API decodes posted sessions
         let decoded = decoder.decodeFile(try JSONParser.parse(Array(text.utf8)), scope: StubScope())
         XCTAssertEqual(decoder.diagnostics, [], text, file: file, line: line)
         return try XCTUnwrap(decoded.sessions.first, text, file: file, line: line)
@@ -25,7 +26,9 @@ final class StubDefinitionEncodingTests: XCTestCase {
             headers: [ResponseHeader("X-Id", .template("${req.path.id}", vars: ["site": .literal("DN"), "user": .jsonPath("$.user")]))],
             cookies: [ResponseCookie(name: "s", value: "v", path: "/", secure: true, httpOnly: true, maxAge: .seconds(60), sameSite: .lax)],
             version: "HTTP/1.0", latency: .milliseconds(250),
-            sequence: .cycle([.json(["n": 1]), .text("two"), ResponseDefinition(body: .file(FileSource(name: "t.txt", rendersContent: true)))]))
+            sequence: .cycle([
+                .json(["n": 1]), .text("two"), ResponseDefinition(body: .file(FileSource(name: "t.txt", rendersContent: true))),
+            ]))
         let definition = StubDefinition(request: request, response: response, description: "everything")
             .inScenario("votes", requires: "Started", next: "Upvoted")
         let decoded = try roundTrip(definition)
@@ -47,6 +50,8 @@ final class StubDefinitionEncodingTests: XCTestCase {
 
     func testTheEncodingIsMocosJSON() {
         let definition = StubDefinition(request: .get("/ping", queries: ["q": .exist(true)]), response: .text("pong"))
-        XCTAssertEqual(definition.mocoJSON.compactText, #"{"request":{"method":"GET","uri":"/ping","queries":{"q":{"exist":true}}},"response":{"text":"pong"}}"#)
+        XCTAssertEqual(
+            definition.mocoJSON.compactText,
+            #"{"request":{"method":"GET","uri":"/ping","queries":{"q":{"exist":true}}},"response":{"text":"pong"}}"#)
     }
 }

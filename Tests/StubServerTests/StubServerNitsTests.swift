@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Small promises of the stub server from the second attack run (issue 21): an upstream's
@@ -27,9 +28,10 @@ final class StubServerNitsTests: XCTestCase {
         try XCTSkipIf(limit < UInt64(2 * clientCount + 128), "the open-file limit \(limit) cannot be raised to hold \(clientCount) clients")
         let silent = try ScriptedTCPServer(backlog: 512)
         defer { silent.stop() }
-        let live = try LiveStubs(#"""
-        [{"request": {"uri": "/a"}, "response": {"text": "answered"}, "on": {"complete": {"get": {"url": "http://127.0.0.1:\#(silent.port)/x"}}}}]
-        """#)
+        let live = try LiveStubs(
+            #"""
+            [{"request": {"uri": "/a"}, "response": {"text": "answered"}, "on": {"complete": {"get": {"url": "http://127.0.0.1:\#(silent.port)/x"}}}}]
+            """#)
         let clients = try (0..<clientCount).map { _ in try RawHTTPClient(port: live.server.port, timeout: 30) }
         let start = Date()
         for client in clients { try client.send("GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") }
@@ -54,7 +56,9 @@ final class StubServerNitsTests: XCTestCase {
     /// one a running process owns is kept. Before, they piled up next to the tape.
     func testOrphanedTemporaryFilesOfATapeAreRemovedAtStart() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("stubs.json", #"[{"request": {"uri": "/r"}, "response": {"record": {"group": "g", "identifier": "one", "tape": "tape.json"}}}]"#)
+        try fixture.write(
+            "stubs.json", #"[{"request": {"uri": "/r"}, "response": {"record": {"group": "g", "identifier": "one", "tape": "tape.json"}}}]"#
+        )
         var dead: Int32 = 4_000_000
         while kill(dead, 0) == 0 || errno == EPERM { dead -= 1 }
         let orphan = fixture.path(".tape.json.\(dead).123.tmp")

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 final class TemplateRenderingTests: XCTestCase {
@@ -24,11 +25,17 @@ final class TemplateRenderingTests: XCTestCase {
     }
 
     func testFormsJSONAndPathCaptures() throws {
-        let forms = try render("${req.forms['name']} / ${req.forms.city}", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "name=N%C3%A9o+A&city=Z")
+        let forms = try render(
+            "${req.forms['name']} / ${req.forms.city}", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            body: "name=N%C3%A9o+A&city=Z")
         XCTAssertEqual(forms.text, "Néo A / Z")
-        let json = try render("${req.json.user.name} has ${req.json.items[1].qty} of ${req.json.items[1].sku}, pi ${req.json.pi}", body: #"{"user": {"name": "Ann"}, "items": [{"sku": "A", "qty": 1}, {"sku": "B", "qty": 12}], "pi": 3.14159}"#)
+        let json = try render(
+            "${req.json.user.name} has ${req.json.items[1].qty} of ${req.json.items[1].sku}, pi ${req.json.pi}",
+            body: #"{"user": {"name": "Ann"}, "items": [{"sku": "A", "qty": 1}, {"sku": "B", "qty": 12}], "pi": 3.14159}"#)
         XCTAssertEqual(json.text, "Ann has 12 of B, pi 3.1", "numbers use moco's #.# format")
-        let path = try render("story ${req.path.id} comment ${req.path['comment']}", uri: #"{"path": "/stories/{id}/comments/{comment}"}"#, method: "GET", target: "/stories/42/comments/7")
+        let path = try render(
+            "story ${req.path.id} comment ${req.path['comment']}", uri: #"{"path": "/stories/{id}/comments/{comment}"}"#, method: "GET",
+            target: "/stories/42/comments/7")
         XCTAssertEqual(path.text, "story 42 comment 7")
     }
 
@@ -39,7 +46,10 @@ final class TemplateRenderingTests: XCTestCase {
         let missing = try render("page ${req.queries['page']}")
         XCTAssertEqual(missing.status, 400)
         XCTAssertEqual(missing.header("Content-Type"), "text/plain; charset=utf-8")
-        XCTAssertEqual(missing.text, "stubserver: stubs.json#0 could not build its response: template \"page ${req.queries['page']}\": req.queries['page'] is missing\n")
+        XCTAssertEqual(
+            missing.text,
+            "stubserver: stubs.json#0 could not build its response: template \"page ${req.queries['page']}\": req.queries['page'] is missing\n"
+        )
         let notJSON = try render("${req.json.a}", body: "<xml/>")
         XCTAssertEqual(notJSON.status, 400)
         XCTAssertTrue(notJSON.text.contains("req.json: the request body is not JSON"), notJSON.text)
@@ -61,7 +71,8 @@ final class TemplateRenderingTests: XCTestCase {
 
     func testRandomRespectsRangesAndFormats() throws {
         for _ in 0..<50 {
-            let values = try render("${random()} ${random(100)} ${random(5, 10)} ${random(100, '###.##')} ${random('#.000')}").text.split(separator: " ")
+            let values = try render("${random()} ${random(100)} ${random(5, 10)} ${random(100, '###.##')} ${random('#.000')}").text.split(
+                separator: " ")
             XCTAssertEqual(values.count, 5)
             let plain = try XCTUnwrap(Double(values[0]))
             XCTAssertTrue((0...1).contains(plain), "\(plain)")
@@ -80,8 +91,10 @@ final class TemplateRenderingTests: XCTestCase {
     func testVariablesLiteralAndExtracted() throws {
         let response = try render(
             "${site}: ${user} ${agent[0]} ${page[0]} ${skus[1]}",
-            vars: #"{"site": "DN", "user": {"json_path": "$.user.name"}, "agent": {"header": "User-Agent"}, "page": {"queries": "page"}, "skus": {"json_path": "$.items[*].sku"}}"#,
-            target: "/t?page=4", headers: [("User-Agent", "tests")], body: #"{"user": {"name": "Ann"}, "items": [{"sku": "A"}, {"sku": "B"}]}"#)
+            vars:
+                #"{"site": "DN", "user": {"json_path": "$.user.name"}, "agent": {"header": "User-Agent"}, "page": {"queries": "page"}, "skus": {"json_path": "$.items[*].sku"}}"#,
+            target: "/t?page=4", headers: [("User-Agent", "tests")],
+            body: #"{"user": {"name": "Ann"}, "items": [{"sku": "A"}, {"sku": "B"}]}"#)
         XCTAssertEqual(response.text, "DN: Ann tests 4 B")
     }
 
@@ -90,9 +103,18 @@ final class TemplateRenderingTests: XCTestCase {
     func testAListExtractorUsedAsAScalarFailsAtLoadTime() throws {
         let fixture = try ConfigFixture()
         let cases: [(String, String, String)] = [
-            ("${agent}", #"{"header": "User-Agent"}"#, "template error at character 1: 'agent' is a list (a header extractor gives every value it finds), so ${agent} would fail on every request; pick one value: ${agent[0]}"),
-            ("id ${agent!'none'}", #"{"query": "id"}"#, "template error at character 4: 'agent' is a list (a query extractor gives every value it finds), so ${agent!'none'} would fail on every request; pick one value: ${agent[0]}"),
-            ("${agent}", #"{"json_path": "$.items[*].sku"}"#, "template error at character 1: 'agent' is a list (a JSONPath that can select several values gives every value it finds), so ${agent} would fail on every request; pick one value: ${agent[0]}"),
+            (
+                "${agent}", #"{"header": "User-Agent"}"#,
+                "template error at character 1: 'agent' is a list (a header extractor gives every value it finds), so ${agent} would fail on every request; pick one value: ${agent[0]}"
+            ),
+            (
+                "id ${agent!'none'}", #"{"query": "id"}"#,
+                "template error at character 4: 'agent' is a list (a query extractor gives every value it finds), so ${agent!'none'} would fail on every request; pick one value: ${agent[0]}"
+            ),
+            (
+                "${agent}", #"{"json_path": "$.items[*].sku"}"#,
+                "template error at character 1: 'agent' is a list (a JSONPath that can select several values gives every value it finds), so ${agent} would fail on every request; pick one value: ${agent[0]}"
+            ),
         ]
         for (template, extractor, message) in cases {
             var json = ""
@@ -101,13 +123,15 @@ final class TemplateRenderingTests: XCTestCase {
             XCTAssertEqual(fixture.diagnostics("t.json").first?.message, message, template)
         }
         // Picking one value, or a JSONPath that selects one, loads and renders.
-        let picked = try render("${agent[0]} ${name}", vars: #"{"agent": {"header": "User-Agent"}, "name": {"json_path": "$.user.name"}}"#,
-                                headers: [("User-Agent", "x")], body: #"{"user": {"name": "Ann"}}"#)
+        let picked = try render(
+            "${agent[0]} ${name}", vars: #"{"agent": {"header": "User-Agent"}, "name": {"json_path": "$.user.name"}}"#,
+            headers: [("User-Agent", "x")], body: #"{"user": {"name": "Ann"}}"#)
         XCTAssertEqual(picked.text, "x Ann")
     }
 
     func testXMLBodies() throws {
-        let response = try render("${req.xml.id} ${req.xml.lines.line[1]}", body: "<order><id>7</id><lines><line>a</line><line>b</line></lines></order>")
+        let response = try render(
+            "${req.xml.id} ${req.xml.lines.line[1]}", body: "<order><id>7</id><lines><line>a</line><line>b</line></lines></order>")
         XCTAssertEqual(response.text, "7 b")
     }
 
@@ -116,7 +140,10 @@ final class TemplateRenderingTests: XCTestCase {
         let cases: [(String, String)] = [
             ("${req.method", "template error at character 1: '${' is never closed with '}'"),
             ("${unknown}", "template error at character 1: unknown variable 'unknown'"),
-            ("${req.queries['a'] + 1}", "template error at character 20: operator '+' is not supported; write two ${…} next to each other instead"),
+            (
+                "${req.queries['a'] + 1}",
+                "template error at character 20: operator '+' is not supported; write two ${…} next to each other instead"
+            ),
             ("${now()}", "template error at character 1: now needs one argument, a date format such as now('yyyy-MM-dd')"),
             ("${req.method?lower_case}", "template error at character 13: FreeMarker built-ins ('?…') are not supported"),
             ("${shout('x')}", "template error at character 1: unknown function 'shout'; the functions are now(…) and random(…)"),

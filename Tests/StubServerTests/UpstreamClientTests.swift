@@ -1,10 +1,13 @@
 import Foundation
 import XCTest
+
 @testable import HTTPEngine
 @testable import StubServer
 
 final class UpstreamClientTests: XCTestCase {
-    private func call(_ client: UpstreamClient, _ request: UpstreamRequest, timeout: TimeInterval = 20) -> Result<UpstreamResponse, UpstreamError>? {
+    private func call(_ client: UpstreamClient, _ request: UpstreamRequest, timeout: TimeInterval = 20) -> Result<
+        UpstreamResponse, UpstreamError
+    >? {
         let box = LockedBox<Result<UpstreamResponse, UpstreamError>?>(nil)
         let done = expectation(description: "upstream answered")
         client.send(request) { result in
@@ -15,13 +18,16 @@ final class UpstreamClientTests: XCTestCase {
         return box.value
     }
 
-    private func get(_ url: String, headers: HTTPHeaders = HTTPHeaders(), client: UpstreamClient = .shared) throws -> Result<UpstreamResponse, UpstreamError>? {
+    private func get(_ url: String, headers: HTTPHeaders = HTTPHeaders(), client: UpstreamClient = .shared) throws -> Result<
+        UpstreamResponse, UpstreamError
+    >? {
         call(client, try UpstreamRequest(method: "GET", url: url, headers: headers))
     }
 
     func testGetsStatusHeadersAndBodyFromAStubServer() throws {
         let upstream = try StubServer(stubs: [
-            StubDefinition(request: .get("/hello"), response: .json(["greeting": "hi"], status: 201, headers: [ResponseHeader("X-Up", "1")])),
+            StubDefinition(
+                request: .get("/hello"), response: .json(["greeting": "hi"], status: 201, headers: [ResponseHeader("X-Up", "1")]))
         ])
         try upstream.start()
         defer { upstream.stop() }
@@ -34,7 +40,8 @@ final class UpstreamClientTests: XCTestCase {
     func testPostsABodyAndSendsHostAndContentLength() throws {
         let upstream = try startEchoServer()
         defer { upstream.stop() }
-        let request = try UpstreamRequest(method: "POST", url: "http://127.0.0.1:\(upstream.port)/echo?q=1", headers: ["X-A": "b"], body: Array("payload".utf8))
+        let request = try UpstreamRequest(
+            method: "POST", url: "http://127.0.0.1:\(upstream.port)/echo?q=1", headers: ["X-A": "b"], body: Array("payload".utf8))
         let response = try XCTUnwrap(call(.shared, request)?.get())
         let text = String(decoding: response.body, as: UTF8.self)
         XCTAssertTrue(text.hasPrefix("POST /echo?q=1 HTTP/1.1 body=7"), text)
@@ -60,8 +67,9 @@ final class UpstreamClientTests: XCTestCase {
 
     func testDechunksAndRemovesHopByHopFieldsFromTheResponse() throws {
         let upstream = try ScriptedTCPServer { _ in
-            Array(("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close, X-Conn-Only\r\nX-Conn-Only: 1\r\n"
-                + "Keep-Alive: timeout=1\r\nX-End: 2\r\n\r\n5\r\nhello\r\n7;ext=1\r\n, world\r\n0\r\nX-Trailer: t\r\n\r\n").utf8)
+            Array(
+                ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close, X-Conn-Only\r\nX-Conn-Only: 1\r\n"
+                    + "Keep-Alive: timeout=1\r\nX-End: 2\r\n\r\n5\r\nhello\r\n7;ext=1\r\n, world\r\n0\r\nX-Trailer: t\r\n\r\n").utf8)
         }
         defer { upstream.stop() }
         let response = try XCTUnwrap(try get("http://127.0.0.1:\(upstream.port)/c")?.get())
@@ -110,7 +118,8 @@ final class UpstreamClientTests: XCTestCase {
         guard case .failure(let error)? = result, case .closed = error else {
             return XCTFail("expected closed, got \(String(describing: result))")
         }
-        XCTAssertTrue(error.description.hasPrefix("upstream closed the connection before answering: 127.0.0.1:\(closing.port): "), error.description)
+        XCTAssertTrue(
+            error.description.hasPrefix("upstream closed the connection before answering: 127.0.0.1:\(closing.port): "), error.description)
     }
 
     func testReadTimeoutWhenTheUpstreamNeverAnswers() throws {
@@ -146,7 +155,9 @@ final class UpstreamClientTests: XCTestCase {
             #else
             let fd = socket(AF_INET, SOCK_STREAM, 0)
             #endif
-            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
             fillers.append(fd)
         }
         Thread.sleep(forTimeInterval: 0.2)
@@ -168,7 +179,8 @@ final class UpstreamClientTests: XCTestCase {
         let client = UpstreamClient(configuration: configuration)
         defer { client.shutdown() }
         for _ in 0..<5 { XCTAssertEqual(try get("http://127.0.0.1:\(upstream.port)/fast", client: client)?.map(\.status), .success(200)) }
-        XCTAssertEqual(Set(upstream.journal.requests(path: "/fast").map(\.request.remotePort)).count, 1, "sequential calls reuse one connection")
+        XCTAssertEqual(
+            Set(upstream.journal.requests(path: "/fast").map(\.request.remotePort)).count, 1, "sequential calls reuse one connection")
 
         let group = DispatchGroup()
         let statuses = LockedBox<[Int]>([])
@@ -209,7 +221,9 @@ final class UpstreamClientTests: XCTestCase {
         XCTAssertThrowsError(try UpstreamRequest(method: "GET", url: "http://h:99999/"))
         let garbage = try ScriptedTCPServer { _ in Array("NOT HTTP AT ALL\r\n\r\n".utf8) }
         defer { garbage.stop() }
-        guard case .failure(.malformedResponse)? = try get("http://127.0.0.1:\(garbage.port)/") else { return XCTFail("expected malformed") }
+        guard case .failure(.malformedResponse)? = try get("http://127.0.0.1:\(garbage.port)/") else {
+            return XCTFail("expected malformed")
+        }
     }
 }
 
@@ -238,7 +252,11 @@ final class FoundationUpstreamTests: XCTestCase {
         let redirect = try XCTUnwrap(send(try UpstreamRequest(method: "GET", url: "http://127.0.0.1:\(upstream.port)/old"))?.get())
         XCTAssertEqual(redirect.status, 302)
         XCTAssertEqual(upstream.journal.requests(path: "/new").count, 0)
-        let echo = try XCTUnwrap(send(try UpstreamRequest(method: "POST", url: "http://127.0.0.1:\(upstream.port)/echo", headers: ["Connection": "X-Drop", "X-Drop": "1"], body: Array("hi".utf8)))?.get())
+        let echo = try XCTUnwrap(
+            send(
+                try UpstreamRequest(
+                    method: "POST", url: "http://127.0.0.1:\(upstream.port)/echo", headers: ["Connection": "X-Drop", "X-Drop": "1"],
+                    body: Array("hi".utf8)))?.get())
         XCTAssertEqual(echo.status, 201)
         XCTAssertEqual(String(decoding: echo.body, as: UTF8.self), "hi")
         XCTAssertNil(upstream.journal.last?.request.headers["X-Drop"])

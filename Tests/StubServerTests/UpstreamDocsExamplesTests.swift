@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// Every configuration example in docs/stub-config.md's "Proxy, record/replay and events"

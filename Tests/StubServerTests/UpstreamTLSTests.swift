@@ -1,6 +1,7 @@
 import Foundation
-import XCTest
 import StubServerTestSupport
+import XCTest
+
 @testable import HTTPEngine
 @testable import StubServer
 
@@ -84,7 +85,8 @@ final class UpstreamTLSTests: XCTestCase {
     func testStubserverProxiesToAnHTTPSUpstreamTrustedThroughSSLCertFile() throws {
         let server = try TLSTestServer(files: ["users.json": #"[{"id":1}]"#])
         let directory = try TemporaryDirectory()
-        try directory.write("conf.json", #"[{"request": {"uri": "/users"}, "response": {"proxy": "https://localhost:\#(server.port)/users.json"}}]"#)
+        try directory.write(
+            "conf.json", #"[{"request": {"uri": "/users"}, "response": {"proxy": "https://localhost:\#(server.port)/users.json"}}]"#)
         let process = try StubServerProcess(
             ["start", "-p", "0", "-c", "conf.json"], workingDirectory: directory.url,
             environment: ["SSL_CERT_FILE": server.certificatePath])
@@ -118,10 +120,12 @@ final class StubserverLoadedLibrariesTests: XCTestCase {
         #else
         let server = try TLSTestServer(files: ["a.json": "{}"])
         let directory = try TemporaryDirectory()
-        try directory.write("conf.json", #"""
-        [{"request": {"uri": "/plain"}, "response": {"text": "plain"}},
-         {"request": {"uri": "/secure"}, "response": {"proxy": "https://localhost:\#(server.port)/a.json"}}]
-        """#)
+        try directory.write(
+            "conf.json",
+            #"""
+            [{"request": {"uri": "/plain"}, "response": {"text": "plain"}},
+             {"request": {"uri": "/secure"}, "response": {"proxy": "https://localhost:\#(server.port)/a.json"}}]
+            """#)
         let process = try StubServerProcess(
             ["start", "-p", "0", "-q", "-c", "conf.json"], workingDirectory: directory.url,
             environment: ["SSL_CERT_FILE": server.certificatePath])

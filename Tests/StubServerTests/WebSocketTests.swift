@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HTTPEngine
 @testable import StubServer
 
@@ -12,8 +13,9 @@ final class WebSocketTests: XCTestCase {
         XCTAssertEqual(hex("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d")
         XCTAssertEqual(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"), "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
         XCTAssertEqual(hex(String(repeating: "a", count: 1_000_000)), "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
-        XCTAssertEqual(hex(String(repeating: "0123456701234567012345670123456701234567012345670123456701234567", count: 10)),
-                       "dea356a2cddd90c7a7ecedc5ebb563934f460452")
+        XCTAssertEqual(
+            hex(String(repeating: "0123456701234567012345670123456701234567012345670123456701234567", count: 10)),
+            "dea356a2cddd90c7a7ecedc5ebb563934f460452")
         // Lengths around the padding boundary (55, 56, 64 bytes).
         XCTAssertEqual(hex(String(repeating: "a", count: 55)), "c1c8bbdc22796e28c0e15163d20899b65621d65a")
         XCTAssertEqual(hex(String(repeating: "a", count: 56)), "c2db330f6083854c99d4b5bfb6e8f29f201be699")
@@ -71,9 +73,19 @@ final class WebSocketTests: XCTestCase {
         let refused = try live.send("GET", "/ws")
         XCTAssertEqual(refused.status, 426)
         XCTAssertEqual(refused.header("Sec-WebSocket-Version"), "13")
-        let badVersion = try live.send("GET", "/ws", headers: [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Version", "8"), ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")])
+        let badVersion = try live.send(
+            "GET", "/ws",
+            headers: [
+                ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Version", "8"),
+                ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+            ])
         XCTAssertEqual(badVersion.status, 426)
-        let badKey = try live.send("GET", "/ws", headers: [("Upgrade", "websocket"), ("Connection", "keep-alive, Upgrade"), ("Sec-WebSocket-Version", "13"), ("Sec-WebSocket-Key", "short")])
+        let badKey = try live.send(
+            "GET", "/ws",
+            headers: [
+                ("Upgrade", "websocket"), ("Connection", "keep-alive, Upgrade"), ("Sec-WebSocket-Version", "13"),
+                ("Sec-WebSocket-Key", "short"),
+            ])
         XCTAssertEqual(badKey.status, 400)
         let client = try WebSocketTestClient(port: live.server.port, path: "/ws")
         _ = try client.readText()
@@ -125,14 +137,16 @@ final class WebSocketTests: XCTestCase {
         XCTAssertEqual(try closeCode { try $0.send(opcode: 1, [0xFF, 0xFE]) }, 1007, "text that is not UTF-8")
         XCTAssertEqual(try closeCode { try $0.send(opcode: 3, []) }, 1002, "unknown opcode")
         // The size limit is checked from the frame header, before the payload is buffered.
-        XCTAssertEqual(try closeCode { client in
-            try client.http.send([0x81, 0xFF, 0, 0, 0, 0, 0x7F, 0, 0, 0, 1, 2, 3, 4])
-        }, 1009, "a 2 GiB frame header")
-        XCTAssertEqual(try closeCode { client in
-            let piece = [UInt8](repeating: 0x61, count: 600 * 1024)
-            try client.send(opcode: 1, piece, fin: false)
-            try client.send(opcode: 0, piece, fin: true)
-        }, 1009, "fragments adding up past the limit")
+        XCTAssertEqual(
+            try closeCode { client in
+                try client.http.send([0x81, 0xFF, 0, 0, 0, 0, 0x7F, 0, 0, 0, 1, 2, 3, 4])
+            }, 1009, "a 2 GiB frame header")
+        XCTAssertEqual(
+            try closeCode { client in
+                let piece = [UInt8](repeating: 0x61, count: 600 * 1024)
+                try client.send(opcode: 1, piece, fin: false)
+                try client.send(opcode: 0, piece, fin: true)
+            }, 1009, "fragments adding up past the limit")
     }
 
     func testBroadcastsReachEveryoneOrJustTheGroup() throws {
@@ -188,33 +202,41 @@ final class WebSocketTests: XCTestCase {
 
     func testSecondWebsocketEndpointIsAnError() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("ws.json", """
+        try fixture.write(
+            "ws.json",
+            """
             [
               {"websocket": {"uri": "/a"}},
               {"websocket": {"uri": "/b"}}
             ]
             """)
-        XCTAssertEqual(fixture.diagnostics("ws.json").map(\.description), [
-            "ws.json: [1].websocket: a server has one websocket endpoint and ws.json#0 already declares it (line 3, column 17)",
-        ])
+        XCTAssertEqual(
+            fixture.diagnostics("ws.json").map(\.description),
+            [
+                "ws.json: [1].websocket: a server has one websocket endpoint and ws.json#0 already declares it (line 3, column 17)"
+            ])
     }
 
     func testMalformedWebsocketShapesNameThePath() throws {
         let fixture = try ConfigFixture()
-        try fixture.write("ws.json", """
+        try fixture.write(
+            "ws.json",
+            """
             [
               {"websocket": {"url": "/a"}},
               {"websocket": {"uri": "/b", "sessions": [{"request": "x"}], "pingpongs": [{"ping": 1, "pong": "y"}]}, "response": {"text": "x"}},
               {"websocket": {"uri": "/c", "sessions": [{"request": "x", "response": {"text": "a", "file": "b"}}]}}
             ]
             """)
-        XCTAssertEqual(fixture.diagnostics("ws.json").map(\.description), [
-            #"ws.json: [0].websocket: a websocket needs "uri" (the path clients connect to) (line 2, column 17)"#,
-            #"ws.json: [0].websocket.url: unknown key; did you mean "uri"? (line 2, column 18)"#,
-            #"ws.json: [1].response: a websocket session stands alone; "response" does not go with "websocket" (line 3, column 3)"#,
-            #"ws.json: [1].websocket.sessions[0]: expected {"request": "…", "response": {…}} (line 3, column 44)"#,
-            #"ws.json: [1].websocket.pingpongs[0].ping: expected a string, {"text": …} or {"file": …}, got 1 (line 3, column 86)"#,
-            #"ws.json: [2].websocket.sessions[0].response: a reply has one of "text" or "file", not "text" and "file" (line 4, column 73)"#,
-        ])
+        XCTAssertEqual(
+            fixture.diagnostics("ws.json").map(\.description),
+            [
+                #"ws.json: [0].websocket: a websocket needs "uri" (the path clients connect to) (line 2, column 17)"#,
+                #"ws.json: [0].websocket.url: unknown key; did you mean "uri"? (line 2, column 18)"#,
+                #"ws.json: [1].response: a websocket session stands alone; "response" does not go with "websocket" (line 3, column 3)"#,
+                #"ws.json: [1].websocket.sessions[0]: expected {"request": "…", "response": {…}} (line 3, column 44)"#,
+                #"ws.json: [1].websocket.pingpongs[0].ping: expected a string, {"text": …} or {"file": …}, got 1 (line 3, column 86)"#,
+                #"ws.json: [2].websocket.sessions[0].response: a reply has one of "text" or "file", not "text" and "file" (line 4, column 73)"#,
+            ])
     }
 }

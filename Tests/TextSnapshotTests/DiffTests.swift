@@ -11,42 +11,50 @@ final class DiffTests: XCTestCase {
         let actual = "┌────┐\n│ Ends Nov 14, 2023 at 10:13\u{202F}PM │\n└────┘\n"
         let difference = try XCTUnwrap(TextDiff.compare(reference: reference, actual: actual))
         let lines = difference.diff.components(separatedBy: "\n")
-        XCTAssertEqual(lines, [
-            "--- reference",
-            "+++ actual",
-            "@@ -1,3 +1,3 @@",
-            " ┌────┐",
-            "-│ Ends Nov 14, 2023 at 10:13 PM │",
-            "+│ Ends Nov 14, 2023 at 10:13\u{202F}PM │",
-            "?" + String(repeating: " ", count: 28) + "^ col 29: U+0020 SPACE vs U+202F NARROW NO-BREAK SPACE",
-            " └────┘",
-        ])
+        XCTAssertEqual(
+            lines,
+            [
+                "--- reference",
+                "+++ actual",
+                "@@ -1,3 +1,3 @@",
+                " ┌────┐",
+                "-│ Ends Nov 14, 2023 at 10:13 PM │",
+                "+│ Ends Nov 14, 2023 at 10:13\u{202F}PM │",
+                "?" + String(repeating: " ", count: 28) + "^ col 29: U+0020 SPACE vs U+202F NARROW NO-BREAK SPACE",
+                " └────┘",
+            ])
         XCTAssertEqual(difference.summary, "1 line differs (line 2, col 29: U+0020 SPACE vs U+202F NARROW NO-BREAK SPACE)")
     }
 
     func testCanonicallyEquivalentTextIsADifference() throws {
         let difference = try XCTUnwrap(TextDiff.compare(reference: "caf\u{E9}\n", actual: "cafe\u{301}\n"))
-        XCTAssertTrue(difference.diff.contains(
-            "?   ^ col 4: U+00E9 LATIN SMALL LETTER E WITH ACUTE vs U+0065 LATIN SMALL LETTER E U+0301 COMBINING ACUTE ACCENT; canonically equivalent (NFC vs NFD)"),
+        XCTAssertTrue(
+            difference.diff.contains(
+                "?   ^ col 4: U+00E9 LATIN SMALL LETTER E WITH ACUTE vs U+0065 LATIN SMALL LETTER E U+0301 COMBINING ACUTE ACCENT; canonically equivalent (NFC vs NFD)"
+            ),
             difference.diff)
     }
 
     func testTrailingWhitespaceIsNamed() throws {
         let difference = try XCTUnwrap(TextDiff.compare(reference: "Continue\n", actual: "Continue  \n"))
-        XCTAssertTrue(difference.diff.contains("?        ^ col 9: nothing vs U+0020 SPACE U+0020 SPACE; trailing whitespace"), difference.diff)
+        XCTAssertTrue(
+            difference.diff.contains("?        ^ col 9: nothing vs U+0020 SPACE U+0020 SPACE; trailing whitespace"), difference.diff)
     }
 
     func testMissingFinalNewlineIsNamed() throws {
         let difference = try XCTUnwrap(TextDiff.compare(reference: "a\nb", actual: "a\nb\n"))
-        XCTAssertEqual(difference.diff.components(separatedBy: "\n"), [
-            "--- reference", "+++ actual", "@@ -1,2 +1,2 @@", " a", "-b", "\\ No newline at end of file", "+b",
-            "? ^ col 2: no newline at the end of the reference",
-        ])
+        XCTAssertEqual(
+            difference.diff.components(separatedBy: "\n"),
+            [
+                "--- reference", "+++ actual", "@@ -1,2 +1,2 @@", " a", "-b", "\\ No newline at end of file", "+b",
+                "? ^ col 2: no newline at the end of the reference",
+            ])
     }
 
     func testCRLFIsNamed() throws {
         let difference = try XCTUnwrap(TextDiff.compare(reference: "a\r\nb\r\n", actual: "a\nb\n"))
-        XCTAssertTrue(difference.diff.contains("? ^ col 2: U+000D CARRIAGE RETURN vs nothing; CRLF line ending in the reference"), difference.diff)
+        XCTAssertTrue(
+            difference.diff.contains("? ^ col 2: U+000D CARRIAGE RETURN vs nothing; CRLF line ending in the reference"), difference.diff)
         XCTAssertTrue(difference.summary.contains("CRLF"), difference.summary)
     }
 
@@ -64,18 +72,21 @@ final class DiffTests: XCTestCase {
         let reference = "│ Passwort                             │\n│             ( Anmelden )             │\n"
         let actual = "│ Passwort                             │\n│            ( Einloggen )             │\n"
         let difference = try XCTUnwrap(TextDiff.compare(reference: reference, actual: actual))
-        XCTAssertEqual(difference.diff.components(separatedBy: "\n").suffix(3), [
-            "-│             ( Anmelden )             │",
-            "+│            ( Einloggen )             │",
-            "?" + String(repeating: " ", count: 13) + "^ col 14: \"Anmelden\" → \"Einloggen\"",
-        ])
+        XCTAssertEqual(
+            difference.diff.components(separatedBy: "\n").suffix(3),
+            [
+                "-│             ( Anmelden )             │",
+                "+│            ( Einloggen )             │",
+                "?" + String(repeating: " ", count: 13) + "^ col 14: \"Anmelden\" → \"Einloggen\"",
+            ])
         XCTAssertEqual(difference.summary, "1 line differs (line 2, col 14: \"Anmelden\" → \"Einloggen\")")
     }
 
     func testVisibleChangesQuoteWholeWords() {
         XCTAssertEqual(DiffHint(old: "( Anmelden )", new: "( Einloggen )").explanation, #"col 3: "Anmelden" → "Einloggen""#)
         XCTAssertEqual(DiffHint(old: "42 points · 5 comments", new: "43 points · 5 comments").explanation, #"col 2: "42" → "43""#)
-        XCTAssertEqual(DiffHint(old: "Log in to vote", new: "Sign in to upvote").explanation, #"col 1: "Log in to vote" → "Sign in to upvote""#)
+        XCTAssertEqual(
+            DiffHint(old: "Log in to vote", new: "Sign in to upvote").explanation, #"col 1: "Log in to vote" → "Sign in to upvote""#)
         XCTAssertEqual(DiffHint(old: "Top stories", new: "Top stories ⟳").explanation, #"col 12: nothing → "⟳""#)
         XCTAssertEqual(DiffHint(old: "Ask DN: Swift?", new: "Ask DN Swift?").explanation, #"col 7: ":" → nothing"#)
         XCTAssertEqual(DiffHint(old: "Say \"hi\"", new: "Say \"ho\"").explanation, #"col 7: "hi" → "ho""#)
@@ -115,14 +126,16 @@ final class DiffTests: XCTestCase {
         XCTAssertEqual(DiffHint(old: "1-2", new: "1\u{2013}2").explanation, "col 2: U+002D HYPHEN-MINUS vs U+2013 EN DASH")
         XCTAssertEqual(
             DiffHint(old: "ＡＢ", new: "AB").explanation,
-            "col 1: U+FF21 FULLWIDTH LATIN CAPITAL LETTER A U+FF22 FULLWIDTH LATIN CAPITAL LETTER B vs U+0041 LATIN CAPITAL LETTER A U+0042 LATIN CAPITAL LETTER B")
+            "col 1: U+FF21 FULLWIDTH LATIN CAPITAL LETTER A U+FF22 FULLWIDTH LATIN CAPITAL LETTER B vs U+0041 LATIN CAPITAL LETTER A U+0042 LATIN CAPITAL LETTER B"
+        )
         // A whole word in another script is an ordinary, visible change.
         XCTAssertEqual(DiffHint(old: "Войти", new: "Вход").explanation, #"col 2: "Войти" → "Вход""#)
     }
 
     func testSpacingOnlyChangesSayWhereTheSpacesDiffer() {
         XCTAssertEqual(DiffHint(old: "a b", new: "a  b").explanation, "col 3: nothing vs U+0020 SPACE")
-        XCTAssertEqual(DiffHint(old: "Continue", new: "Continue  ").explanation, "col 9: nothing vs U+0020 SPACE U+0020 SPACE; trailing whitespace")
+        XCTAssertEqual(
+            DiffHint(old: "Continue", new: "Continue  ").explanation, "col 9: nothing vs U+0020 SPACE U+0020 SPACE; trailing whitespace")
         // Text that moved: the names of the shifted scalars would be noise.
         XCTAssertEqual(
             DiffHint(old: "│   ( OK )  │", new: "│  ( OK )   │").explanation, #"col 4: only spaces differ: 3 vs 2 before "( OK )""#)
@@ -139,8 +152,8 @@ final class DiffTests: XCTestCase {
     func testHunksHaveThreeLinesOfContextAndOneBasedHeaders() throws {
         let reference = (1...20).map { "line \($0)" }.joined(separator: "\n") + "\n"
         var changed = (1...20).map { "line \($0)" }
-        changed[9] = "line ten"            // line 10
-        changed.remove(at: 17)             // line 18
+        changed[9] = "line ten" // line 10
+        changed.remove(at: 17) // line 18
         changed.insert("new first", at: 0)
         let difference = try XCTUnwrap(TextDiff.compare(reference: reference, actual: changed.joined(separator: "\n") + "\n"))
         let headers = difference.diff.components(separatedBy: "\n").filter { $0.hasPrefix("@@") }
@@ -162,7 +175,7 @@ final class DiffTests: XCTestCase {
     func testMyersFindsAShortestEditScript() {
         let edits = LineDiff.edits(Array("ABCABBA"), Array("CBABAC"))
         let changes = edits.filter { if case .equal = $0 { return false } else { return true } }
-        XCTAssertEqual(changes.count, 5)  // the classic example: D = 5
+        XCTAssertEqual(changes.count, 5) // the classic example: D = 5
         XCTAssertEqual(LineDiff.edits(["a", "b", "c"], ["a", "x", "c"]), [.equal(0, 0), .delete(1), .insert(1), .equal(2, 2)])
     }
 

@@ -14,18 +14,22 @@ final class GoldenScreenTests: XCTestCase {
     func testStoriesScreen() {
         let localizer = Localizer(catalog: Self.strings, language: .en)
         assertScreenSnapshots(languages: [.en, .ja, .ar], devices: [.phone4inch, .pad], localizer: localizer) { context in
-            TextNode.stack([
-                .titleBar(context.strings("title"), trailing: "⟳"),
-                .list([
-                    .row(leading: .text("Swift 6 で並行処理を安全に書く方法についての長いタイトル", lineLimit: 2),
-                         trailing: .text(context.strings("points", 128))),
-                    .row(leading: .text("A text snapshot of every screen in every language"), trailing: .text(context.strings("points", 7))),
-                ]),
-                .divider,
-                .text(context.strings("empty"), alignment: .center),
-                .image(alt: "logo", rows: 3),
-                .button(context.strings("login")),
-            ], spacing: 1)
+            TextNode.stack(
+                [
+                    .titleBar(context.strings("title"), trailing: "⟳"),
+                    .list([
+                        .row(
+                            leading: .text("Swift 6 で並行処理を安全に書く方法についての長いタイトル", lineLimit: 2),
+                            trailing: .text(context.strings("points", 128))),
+                        .row(
+                            leading: .text("A text snapshot of every screen in every language"),
+                            trailing: .text(context.strings("points", 7))),
+                    ]),
+                    .divider,
+                    .text(context.strings("empty"), alignment: .center),
+                    .image(alt: "logo", rows: 3),
+                    .button(context.strings("login")),
+                ], spacing: 1)
         }
     }
 }

@@ -3,8 +3,9 @@ import XCTest
 
 final class LineBreakerTests: XCTestCase {
     func testWrapsAtSpacesAndDropsThemAtTheBreak() {
-        XCTAssertEqual(LineBreaker.wrap("Back this project to help it come to life", width: 16),
-                       ["Back this", "project to help", "it come to life"])
+        XCTAssertEqual(
+            LineBreaker.wrap("Back this project to help it come to life", width: 16),
+            ["Back this", "project to help", "it come to life"])
     }
 
     func testHardBreaksAWordLongerThanTheLine() {
@@ -54,7 +55,7 @@ final class LineBreakerTests: XCTestCase {
     func testTruncationAddsAnEllipsisAndNeverSplitsWideClusters() {
         XCTAssertEqual(LineBreaker.truncate("Unterstütze dieses Projekt", width: 12), "Unterstütze…")
         XCTAssertEqual(LineBreaker.truncate("short", width: 12), "short")
-        XCTAssertEqual(LineBreaker.truncate("このプロジェクト", width: 8), "このプ…")   // 7 columns; 8 would split ロ
+        XCTAssertEqual(LineBreaker.truncate("このプロジェクト", width: 8), "このプ…") // 7 columns; 8 would split ロ
         XCTAssertEqual(LineBreaker.truncate("abc", width: 0), "")
     }
 

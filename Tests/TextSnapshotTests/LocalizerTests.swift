@@ -1,7 +1,8 @@
 import Foundation
-@testable import TextScreen
 import TextSnapshot
 import XCTest
+
+@testable import TextScreen
 
 final class LocalizerTests: XCTestCase {
     /// Writes `<lang>.lproj/Localizable.strings` files into a temporary folder.
@@ -53,19 +54,21 @@ final class LocalizerTests: XCTestCase {
             "en": english,
             "fr": #""stories.count.one" = "%d histoire"; "stories.count.many" = "%d d’histoires"; "stories.count.other" = "%d histoires";"#,
             "ar": """
-                "stories.count.zero" = "لا قصص"; "stories.count.one" = "قصة واحدة"; "stories.count.two" = "قصتان";
-                "stories.count.few" = "%d قصص"; "stories.count.many" = "%d قصة"; "stories.count.other" = "%d قصة.";
-                """,
+            "stories.count.zero" = "لا قصص"; "stories.count.one" = "قصة واحدة"; "stories.count.two" = "قصتان";
+            "stories.count.few" = "%d قصص"; "stories.count.many" = "%d قصة"; "stories.count.other" = "%d قصة.";
+            """,
             "ja": #""stories.count.other" = "%d件のストーリー";"#,
         ])
         let english = try Localizer(directory: directory, language: .en)
         XCTAssertEqual([0, 1, 2].map { english.plural("stories.count", count: $0) }, ["0 stories", "1 story", "2 stories"])
         let french = english.with(language: .fr)
-        XCTAssertEqual([0, 1, 2, 1_000_000].map { french.plural("stories.count", count: $0) },
-                       ["0 histoire", "1 histoire", "2 histoires", "1000000 d’histoires"])
+        XCTAssertEqual(
+            [0, 1, 2, 1_000_000].map { french.plural("stories.count", count: $0) },
+            ["0 histoire", "1 histoire", "2 histoires", "1000000 d’histoires"])
         let arabic = english.with(language: .ar)
-        XCTAssertEqual([0, 1, 2, 3, 11, 100].map { arabic.plural("stories.count", count: $0) },
-                       ["لا قصص", "قصة واحدة", "قصتان", "3 قصص", "11 قصة", "100 قصة."])
+        XCTAssertEqual(
+            [0, 1, 2, 3, 11, 100].map { arabic.plural("stories.count", count: $0) },
+            ["لا قصص", "قصة واحدة", "قصتان", "3 قصص", "11 قصة", "100 قصة."])
         XCTAssertEqual(english.with(language: .ja).plural("stories.count", count: 1), "1件のストーリー")
         // German has no table here: the development language's category and strings are used.
         XCTAssertEqual(english.with(language: .de).plural("stories.count", count: 1), "1 story")
@@ -83,10 +86,12 @@ final class LocalizerTests: XCTestCase {
     }
 
     func testLoadsFromAFolderBundleAndASubdirectory() throws {
-        let directory = try makeStrings([:], extra: [
-            "Resources/en.lproj/Localizable.strings": Data(english.utf8),
-            "Resources/ja.lproj/Localizable.strings": Data(#""login.title" = "ログイン";"#.utf8),
-        ])
+        let directory = try makeStrings(
+            [:],
+            extra: [
+                "Resources/en.lproj/Localizable.strings": Data(english.utf8),
+                "Resources/ja.lproj/Localizable.strings": Data(#""login.title" = "ログイン";"#.utf8),
+            ])
         // A folder bundle without Info.plist: Bundle.developmentLocalization would trap here.
         let bundle = try XCTUnwrap(Bundle(path: directory.path))
         let strings = try Localizer(bundle: bundle, subdirectory: "Resources", language: .ja)
@@ -106,8 +111,9 @@ final class LocalizerTests: XCTestCase {
         let french = Locale(identifier: "fr_FR")
         XCTAssertEqual(StringFormatter.format("%d stories, %.1f%%", [1_000_000, 2.5], locale: french), "1000000 stories, 2,5%")
         XCTAssertEqual(StringFormatter.format("%2$@ %1$@", ["a", "b"], locale: french), "b a")
-        XCTAssertEqual(StringFormatter.format("[%5d|%-4d|%05.1f|%x|%+d]", [42, 7, 3.14159, 255, 3], locale: Locale(identifier: "en_US")),
-                       "[   42|7   |003.1|ff|+3]")
+        XCTAssertEqual(
+            StringFormatter.format("[%5d|%-4d|%05.1f|%x|%+d]", [42, 7, 3.14159, 255, 3], locale: Locale(identifier: "en_US")),
+            "[   42|7   |003.1|ff|+3]")
         XCTAssertEqual(StringFormatter.format("%ld items, %lld more", [3, -4], locale: Locale(identifier: "de_DE")), "3 items, -4 more")
         XCTAssertEqual(StringFormatter.format("missing %@", [], locale: french), "missing %@")
     }

@@ -65,7 +65,9 @@ final class OpenLanguagesAndDevicesTests: XCTestCase {
         XCTAssertEqual(lines[0], "# screen lang=en-XA device=phone4inch 40x35 orientation=portrait dir=rtl")
         XCTAssertTrue(lines[2].hasSuffix("Hi │"), lines[2])
 
-        let catalog = StringsCatalog(strings: ["fa": ["items.one": "%d مورد", "items.other": "%d موارد"], "en": ["items.other": "%d items"]])
+        let catalog = StringsCatalog(strings: [
+            "fa": ["items.one": "%d مورد", "items.other": "%d موارد"], "en": ["items.other": "%d items"],
+        ])
         let strings = Localizer(catalog: catalog, language: persian)
         XCTAssertEqual(strings.plural("items", count: 1), "1 مورد")
         XCTAssertEqual(strings.plural("items", count: 5), "5 موارد")
@@ -91,9 +93,11 @@ final class OpenLanguagesAndDevicesTests: XCTestCase {
             }
         }
         XCTAssertEqual(sandbox.snapshotFiles().count, 4)
-        XCTAssertEqual(report.identifiers, [
-            "lang_pt_device_tiny", "lang_pt_device_phone6_1inch", "lang_ru_device_tiny", "lang_ru_device_phone6_1inch",
-        ])
+        XCTAssertEqual(
+            report.identifiers,
+            [
+                "lang_pt_device_tiny", "lang_pt_device_phone6_1inch", "lang_ru_device_tiny", "lang_ru_device_phone6_1inch",
+            ])
     }
 
     // MARK: Traits
@@ -118,16 +122,20 @@ final class OpenLanguagesAndDevicesTests: XCTestCase {
         let standard = render(.text(sentence), .en, .phone6_1inch)
         let big = render(.text(sentence), .en, .phone6_1inch.with(dynamicType: .accessibility3))
         XCTAssertEqual(big[0], "# screen lang=en device=phone6_1inch 49x53 orientation=portrait dir=ltr type=accessibility3")
-        XCTAssertEqual(Array(standard[2...3]), [
-            "│ Swift Concurrency in practice: what we        │",
-            "│ learned                                       │",
-        ])
+        XCTAssertEqual(
+            Array(standard[2...3]),
+            [
+                "│ Swift Concurrency in practice: what we        │",
+                "│ learned                                       │",
+            ])
         // 45 columns of text at 40/17 scale leave 19: the title wraps over three lines.
-        XCTAssertEqual(Array(big[2...4]), [
-            "│ Swift Concurrency                             │",
-            "│ in practice: what                             │",
-            "│ we learned                                    │",
-        ])
+        XCTAssertEqual(
+            Array(big[2...4]),
+            [
+                "│ Swift Concurrency                             │",
+                "│ in practice: what                             │",
+                "│ we learned                                    │",
+            ])
         XCTAssertTrue(big.dropFirst().allSatisfy { DisplayWidth.of($0) == 49 }, "the frame keeps the device width")
 
         let truncated = render(.text(sentence, lineLimit: 1), .en, .phone6_1inch.with(dynamicType: .accessibility5))
@@ -154,7 +162,9 @@ final class OpenLanguagesAndDevicesTests: XCTestCase {
         func forms(_ code: String, _ counts: [Int]) -> [PluralCategory] {
             counts.map { PluralCategory.category(for: $0, languageCode: code) }
         }
-        XCTAssertEqual(forms("ar", [0, 1, 2, 3, 10, 11, 99, 100, 102, 103, 111]), [.zero, .one, .two, .few, .few, .many, .many, .other, .other, .few, .many])
+        XCTAssertEqual(
+            forms("ar", [0, 1, 2, 3, 10, 11, 99, 100, 102, 103, 111]),
+            [.zero, .one, .two, .few, .few, .many, .many, .other, .other, .few, .many])
         XCTAssertEqual(PluralRules(languageCode: "ar").categories, [.zero, .one, .two, .few, .many, .other])
         XCTAssertEqual(forms("pt", [0, 1, 2, 1_000_000]), [.one, .one, .other, .many])
         XCTAssertEqual(forms("pt-PT", [0, 1, 2]), [.other, .one, .other])

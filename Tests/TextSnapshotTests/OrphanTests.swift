@@ -1,19 +1,21 @@
 import Foundation
+import TestRunObservation
 import TextSnapshot
 import XCTest
-import TestRunObservation
 
 final class OrphanTests: XCTestCase {
     func testFilesNoTestTouchedAreListedAcrossTestFileFolders() throws {
         let sandbox = try makeSandbox()
         _ = sandbox.run { verifySnapshot(of: "kept", as: .lines, named: "kept") }
         try sandbox.write("old\n", to: "OrphanTests/testRenamedLongAgo.1.txt")
-        try sandbox.write("old\n", to: "DeletedTests/testGone.1.txt")       // a test file that no longer exists
-        try sandbox.write("", to: "OrphanTests/.keep")                      // hidden files are not snapshots
-        XCTAssertEqual(sandbox.ledger.orphans(), [
-            sandbox.root + "/DeletedTests/testGone.1.txt",
-            sandbox.root + "/OrphanTests/testRenamedLongAgo.1.txt",
-        ])
+        try sandbox.write("old\n", to: "DeletedTests/testGone.1.txt") // a test file that no longer exists
+        try sandbox.write("", to: "OrphanTests/.keep") // hidden files are not snapshots
+        XCTAssertEqual(
+            sandbox.ledger.orphans(),
+            [
+                sandbox.root + "/DeletedTests/testGone.1.txt",
+                sandbox.root + "/OrphanTests/testRenamedLongAgo.1.txt",
+            ])
         XCTAssertEqual(sandbox.ledger.touchedRoots, [sandbox.root])
     }
 
@@ -85,9 +87,13 @@ final class OrphanTests: XCTestCase {
         let specsRoot = sandbox.directory.appendingPathComponent("Specs/__Snapshots__").path
         let testsRoot = sandbox.directory.appendingPathComponent("Tests/TextSnapshotTests/__Snapshots__").path
         let ledger = SnapshotLedger()
-        _ = withSnapshotSettings({ $0.environment = [:]; $0.ledger = ledger }) {
-            (verifySnapshot(of: "s", as: .lines, named: "a", snapshotDirectory: specsRoot + "/LoginSpec", testName: "testLogin()"),
-             verifySnapshot(of: "s", as: .lines, named: "a", snapshotDirectory: testsRoot + "/GoldenTests", testName: "testGolden()"))
+        _ = withSnapshotSettings({
+            $0.environment = [:]; $0.ledger = ledger
+        }) {
+            (
+                verifySnapshot(of: "s", as: .lines, named: "a", snapshotDirectory: specsRoot + "/LoginSpec", testName: "testLogin()"),
+                verifySnapshot(of: "s", as: .lines, named: "a", snapshotDirectory: testsRoot + "/GoldenTests", testName: "testGolden()")
+            )
         }
         XCTAssertEqual(ledger.orphans(), [])
         try Data("x\n".utf8).write(to: URL(fileURLWithPath: specsRoot + "/LoginSpec/testOld.a.txt"))

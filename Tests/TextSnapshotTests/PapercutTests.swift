@@ -1,8 +1,9 @@
 import Foundation
 import SpecKit
-@testable import TextScreen
 import TextSnapshot
 import XCTest
+
+@testable import TextScreen
 
 /// Issue 13's snapshot papercuts, each checked through public API.
 final class SnapshotPapercutTests: XCTestCase {
@@ -24,7 +25,8 @@ final class SnapshotPapercutTests: XCTestCase {
 
     func testAMismatchNextToRecordingsStillGetsItsOwnFailureAndTheSummary() throws {
         let sandbox = try makeSandbox()
-        try sandbox.write("old\n", to: "PapercutTests/testAMismatchNextToRecordingsStillGetsItsOwnFailureAndTheSummary.lang_en_device_pad.txt")
+        try sandbox.write(
+            "old\n", to: "PapercutTests/testAMismatchNextToRecordingsStillGetsItsOwnFailureAndTheSummary.lang_en_device_pad.txt")
         let report = sandbox.run {
             verifyScreenSnapshots(languages: [.en, .de], devices: [.pad], record: .missing) { _ in TextNode.text("new") }
         }
@@ -43,8 +45,9 @@ final class SnapshotPapercutTests: XCTestCase {
             return verifySnapshot(of: "b", as: .lines, named: "same", testName: "testCollision")
         }
         XCTAssertEqual(failure?.kind, .duplicate)
-        XCTAssertTrue(failure?.message.contains("with `named:`, e.g. assertSnapshot(of: value, as: .lines, named: \"empty-list\")") == true,
-                      failure?.message ?? "")
+        XCTAssertTrue(
+            failure?.message.contains("with `named:`, e.g. assertSnapshot(of: value, as: .lines, named: \"empty-list\")") == true,
+            failure?.message ?? "")
     }
 
     func testTheUnusedSnapshotHintNamesSwiftTestNotMake() {
@@ -61,10 +64,12 @@ final class SnapshotPapercutTests: XCTestCase {
         XCTAssertEqual(LocalizationWarnings.quietly { japanese("hello") }, "Hello")
         XCTAssertEqual(Localizer(catalog: catalog, language: .de)("hello"), "Hallo")
         let warnings = LocalizationWarnings.emitted.filter { $0.contains("papercut-catalog") }
-        XCTAssertEqual(warnings, [
-            "TextScreen warning: no ja.lproj strings in papercut-catalog (it has de, en); ja screens show en text. "
-                + "Add ja.lproj/Localizable.strings.",
-        ])
+        XCTAssertEqual(
+            warnings,
+            [
+                "TextScreen warning: no ja.lproj strings in papercut-catalog (it has de, en); ja screens show en text. "
+                    + "Add ja.lproj/Localizable.strings."
+            ])
     }
 }
 

@@ -5,21 +5,24 @@ import XCTest
 /// The commands printed under a snapshot failure select the XCTest test that is running, whatever
 /// `testName:` the snapshot file was given.
 final class ReRecordCommandTests: XCTestCase {
-    private static let filter = "--filter '^TextSnapshotTests\\.ReRecordCommandTests/testEveryCommandNamesTheRunningTestNotTheSnapshotsTestName$'"
+    private static let filter =
+        "--filter '^TextSnapshotTests\\.ReRecordCommandTests/testEveryCommandNamesTheRunningTestNotTheSnapshotsTestName$'"
 
     func testEveryCommandNamesTheRunningTestNotTheSnapshotsTestName() throws {
         let sandbox = try makeSandbox()
         try sandbox.write("Anmelden\n", to: "ReRecordCommandTests/loginEmpty.de.txt")
 
-        let mismatch = try XCTUnwrap(sandbox.run {
-            verifySnapshot(of: "Einloggen", as: .lines, named: "de", record: .never, testName: "loginEmpty")
-        })
+        let mismatch = try XCTUnwrap(
+            sandbox.run {
+                verifySnapshot(of: "Einloggen", as: .lines, named: "de", record: .never, testName: "loginEmpty")
+            })
         XCTAssertEqual(mismatch.kind, .mismatch)
         XCTAssertTrue(mismatch.message.contains("  re-record: TEXT_SNAPSHOT_RECORD=failed swift test \(Self.filter)\n"), mismatch.message)
 
-        let missing = try XCTUnwrap(sandbox.run(environment: ["CI": "true"]) {
-            verifySnapshot(of: "Einloggen", as: .lines, named: "fr", testName: "loginEmpty")
-        })
+        let missing = try XCTUnwrap(
+            sandbox.run(environment: ["CI": "true"]) {
+                verifySnapshot(of: "Einloggen", as: .lines, named: "fr", testName: "loginEmpty")
+            })
         XCTAssertEqual(missing.kind, .missingReference)
         XCTAssertTrue(missing.message.hasSuffix("  record it: TEXT_SNAPSHOT_RECORD=missing swift test \(Self.filter)"), missing.message)
 
@@ -27,7 +30,8 @@ final class ReRecordCommandTests: XCTestCase {
         XCTAssertEqual(recorded.kind, .recorded)
         XCTAssertTrue(recorded.message.hasSuffix("  Review it, then re-run: swift test \(Self.filter)"), recorded.message)
 
-        let all = try XCTUnwrap(sandbox.run(record: .all) { verifySnapshot(of: "Einloggen", as: .lines, named: "ja", testName: "loginEmpty") })
+        let all = try XCTUnwrap(
+            sandbox.run(record: .all) { verifySnapshot(of: "Einloggen", as: .lines, named: "ja", testName: "loginEmpty") })
         XCTAssertTrue(all.message.hasSuffix("  verify: turn record mode off and re-run: swift test \(Self.filter)"), all.message)
     }
 
@@ -77,7 +81,8 @@ final class ReRecordCommandOutsideATestTests: XCTestCase {
 /// and only it, once a shell has read it and `swift test` has used it as a regular expression.
 final class ReRecordCommandSpec: FeatureSpec {
     static let testName = #"A "loginEmpty" snapshot's command selects this scenario (really?) [+1] {*} $^| @re-record @snapshot"#
-    static let filter = #"--filter '^TextSnapshotTests\.ReRecordCommandSpec/A "loginEmpty" snapshot'\''s command selects this scenario \(really\?\) \[\+1\] \{\*\} \$\^\| @re-record @snapshot$'"#
+    static let filter =
+        #"--filter '^TextSnapshotTests\.ReRecordCommandSpec/A "loginEmpty" snapshot'\''s command selects this scenario \(really\?\) \[\+1\] \{\*\} \$\^\| @re-record @snapshot$'"#
 
     override func testFeature() {
         Feature("Re-record commands name the running scenario") {

@@ -27,7 +27,10 @@ final class RecordPolicyTests: XCTestCase {
     func testRecordRequestedInCodeIsRefusedOnCI() throws {
         let policy = try resolve(call: .all, ["CI": "true"])
         XCTAssertEqual(policy.mode, .never)
-        XCTAssertEqual(policy.refusal, "record mode .all was requested by record: argument but CI is set; refusing to write references (set TEXT_SNAPSHOT_ALLOW_RECORD_ON_CI=1 for a recording job)")
+        XCTAssertEqual(
+            policy.refusal,
+            "record mode .all was requested by record: argument but CI is set; refusing to write references (set TEXT_SNAPSHOT_ALLOW_RECORD_ON_CI=1 for a recording job)"
+        )
         XCTAssertNotNil(try resolve(scope: .missing, ["CI": "true"]).refusal)
         XCTAssertNotNil(try resolve(["CI": "true", "TEXT_SNAPSHOT_RECORD": "all"]).refusal)
         XCTAssertNil(try resolve(call: .never, ["CI": "true"]).refusal)
@@ -40,8 +43,10 @@ final class RecordPolicyTests: XCTestCase {
     }
 
     func testCIIsSeenThroughXcodebuildPrefixesAndProviderVariables() throws {
-        for environment in [["TEST_RUNNER_CI": "true"], ["SIMCTL_CHILD_CI": "1"], ["GITHUB_ACTIONS": "true"],
-                            ["TEST_RUNNER_CI_XCODE_CLOUD": "TRUE"], ["JENKINS_URL": "http://ci"]] {
+        for environment in [
+            ["TEST_RUNNER_CI": "true"], ["SIMCTL_CHILD_CI": "1"], ["GITHUB_ACTIONS": "true"],
+            ["TEST_RUNNER_CI_XCODE_CLOUD": "TRUE"], ["JENKINS_URL": "http://ci"],
+        ] {
             let policy = try RecordPolicy.resolve(call: nil, scope: nil, environment: environment)
             XCTAssertEqual(policy.mode, .never, "\(environment)")
             XCTAssertTrue(policy.isCI, "\(environment)")
@@ -51,8 +56,9 @@ final class RecordPolicyTests: XCTestCase {
 
     func testUnknownRecordModeIsAClearError() {
         XCTAssertThrowsError(try resolve(["TEXT_SNAPSHOT_RECORD": "sometimes"])) { error in
-            XCTAssertEqual((error as? SnapshotFailure)?.message,
-                           "TEXT_SNAPSHOT_RECORD=sometimes is not a record mode; use one of never, missing, failed, all")
+            XCTAssertEqual(
+                (error as? SnapshotFailure)?.message,
+                "TEXT_SNAPSHOT_RECORD=sometimes is not a record mode; use one of never, missing, failed, all")
         }
     }
 }

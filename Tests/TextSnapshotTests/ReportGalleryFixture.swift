@@ -16,16 +16,18 @@ enum ReportGalleryFixture {
 
     static var directory: String {
         ProcessInfo.processInfo.environment["TEXT_SNAPSHOT_GALLERY_DIR"]
-            ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("text-snapshot-gallery-\(ProcessInfo.processInfo.processIdentifier)")
+            ?? (NSTemporaryDirectory() as NSString).appendingPathComponent(
+                "text-snapshot-gallery-\(ProcessInfo.processInfo.processIdentifier)")
     }
 
     static func receipt(_ context: SnapshotContext, time: String) -> TextNode {
-        .stack([
-            .titleBar(context.language == .ar ? "الإيصال" : context.language == .ja ? "領収書" : "Receipt"),
-            .row(leading: .text("Posted at"), trailing: .text(time)),
-            .row(leading: .text("Total"), trailing: .text("€12.50")),
-            .button(context.language == .ar ? "موافق" : "OK"),
-        ], spacing: 1)
+        .stack(
+            [
+                .titleBar(context.language == .ar ? "الإيصال" : context.language == .ja ? "領収書" : "Receipt"),
+                .row(leading: .text("Posted at"), trailing: .text(time)),
+                .row(leading: .text("Total"), trailing: .text("€12.50")),
+                .button(context.language == .ar ? "موافق" : "OK"),
+            ], spacing: 1)
     }
 
     /// Writes every combination's reference (what the screen said before), then checks the screen

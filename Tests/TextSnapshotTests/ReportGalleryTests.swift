@@ -54,8 +54,10 @@ final class ReportGalleryTests: XCTestCase {
         XCTAssertEqual(matching.first?["name"] as? String, prefix + "Matching", file: file, line: line)
         XCTAssertEqual(
             changed.compactMap { $0["identifier"] as? String },
-            ["lang_en_device_phone4inch", "lang_en_device_pad", "lang_ar_device_phone4inch", "lang_ar_device_pad",
-             "lang_ja_device_phone4inch", "lang_ja_device_pad"], file: file, line: line)
+            [
+                "lang_en_device_phone4inch", "lang_en_device_pad", "lang_ar_device_phone4inch", "lang_ar_device_pad",
+                "lang_ja_device_phone4inch", "lang_ja_device_pad",
+            ], file: file, line: line)
         let failing = changed.filter { $0["outcome"] as? String != "matched" }
         XCTAssertEqual(failing.count, 1, "\(changed)", file: file, line: line)
         XCTAssertEqual(failing.first?["outcome"] as? String, "mismatched", file: file, line: line)

@@ -23,13 +23,14 @@ final class Sandbox: @unchecked Sendable {
 
     /// Runs `body` with `environment` as the only environment variables.
     func run<R>(environment: [String: String] = [:], record: RecordMode? = nil, _ body: () throws -> R) rethrows -> R {
-        try withSnapshotSettings({
-            $0.environment = environment
-            $0.snapshotRoot = root
-            $0.artifactsDirectory = artifacts
-            $0.ledger = ledger
-            $0.record = record
-        }, operation: body)
+        try withSnapshotSettings(
+            {
+                $0.environment = environment
+                $0.snapshotRoot = root
+                $0.artifactsDirectory = artifacts
+                $0.ledger = ledger
+                $0.record = record
+            }, operation: body)
     }
 
     /// Every regular file under the sandbox's snapshot root, relative to it, sorted.

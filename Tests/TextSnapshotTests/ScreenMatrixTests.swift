@@ -1,15 +1,17 @@
 import Foundation
-@testable import TextScreen
 import TextSnapshot
 import XCTest
 
+@testable import TextScreen
+
 final class ScreenMatrixTests: XCTestCase {
     func loginScreen(_ context: SnapshotContext) -> TextNode {
-        .stack([
-            .titleBar(context.strings("login.title")),
-            .field(label: context.strings("login.email"), text: "", placeholder: "you@example.com"),
-            .button(context.strings("login.title"), isEnabled: false),
-        ], spacing: 1)
+        .stack(
+            [
+                .titleBar(context.strings("login.title")),
+                .field(label: context.strings("login.email"), text: "", placeholder: "you@example.com"),
+                .button(context.strings("login.title"), isEnabled: false),
+            ], spacing: 1)
     }
 
     func testAllMissingReferencesAreWrittenInOneRunWithOneFailureEachAndASummary() throws {
@@ -17,22 +19,28 @@ final class ScreenMatrixTests: XCTestCase {
         let report = sandbox.run {
             verifyScreenSnapshots(languages: [.en, .ja, .ar], devices: [.phone4inch, .pad], loginScreen)
         }
-        XCTAssertEqual(report.identifiers, [
-            "lang_en_device_phone4inch", "lang_en_device_pad", "lang_ja_device_phone4inch",
-            "lang_ja_device_pad", "lang_ar_device_phone4inch", "lang_ar_device_pad",
-        ])
+        XCTAssertEqual(
+            report.identifiers,
+            [
+                "lang_en_device_phone4inch", "lang_en_device_pad", "lang_ja_device_phone4inch",
+                "lang_ja_device_pad", "lang_ar_device_phone4inch", "lang_ar_device_pad",
+            ])
         XCTAssertEqual(report.failures.count, 6)
         XCTAssertEqual(report.writtenPaths.count, 6)
-        XCTAssertEqual(sandbox.snapshotFiles(), report.identifiers.map {
-            "ScreenMatrixTests/testAllMissingReferencesAreWrittenInOneRunWithOneFailureEachAndASummary.\($0).txt"
-        }.sorted())
-        XCTAssertTrue(report.summary?.hasPrefix("6 of 6 screen snapshot combinations failed: lang_en_device_phone4inch, lang_en_device_pad,") == true,
-                      report.summary ?? "")
+        XCTAssertEqual(
+            sandbox.snapshotFiles(),
+            report.identifiers.map {
+                "ScreenMatrixTests/testAllMissingReferencesAreWrittenInOneRunWithOneFailureEachAndASummary.\($0).txt"
+            }.sorted())
+        XCTAssertTrue(
+            report.summary?.hasPrefix("6 of 6 screen snapshot combinations failed: lang_en_device_phone4inch, lang_en_device_pad,") == true,
+            report.summary ?? "")
         XCTAssertTrue(report.summary?.contains("wrote 6 reference files:") == true)
 
         // The next run passes; changing one language's screen fails exactly that language's combinations.
         sandbox.nextRun()
-        XCTAssertEqual(sandbox.run { verifyScreenSnapshots(languages: [.en, .ja, .ar], devices: [.phone4inch, .pad], loginScreen) }.failures.count, 0)
+        XCTAssertEqual(
+            sandbox.run { verifyScreenSnapshots(languages: [.en, .ja, .ar], devices: [.phone4inch, .pad], loginScreen) }.failures.count, 0)
         sandbox.nextRun()
         let changed = sandbox.run {
             verifyScreenSnapshots(languages: [.en, .ja, .ar], devices: [.phone4inch, .pad]) { context in
@@ -56,7 +64,8 @@ final class ScreenMatrixTests: XCTestCase {
     func testLandscapeIsNamedOnlyInLandscape() throws {
         let sandbox = try makeSandbox()
         let report = sandbox.run {
-            verifyScreenSnapshots(languages: [.fr], devices: [.phone5_5inch], orientations: [.portrait, .landscape]) { _ in TextNode.divider }
+            verifyScreenSnapshots(languages: [.fr], devices: [.phone5_5inch], orientations: [.portrait, .landscape]) { _ in TextNode.divider
+            }
         }
         XCTAssertEqual(report.identifiers, ["lang_fr_device_phone5_5inch", "lang_fr_device_phone5_5inch_landscape"])
         let landscape = try sandbox.read("ScreenMatrixTests/testLandscapeIsNamedOnlyInLandscape.lang_fr_device_phone5_5inch_landscape.txt")
@@ -66,12 +75,16 @@ final class ScreenMatrixTests: XCTestCase {
     func testOrthogonalSamplingCoversEachValueOnce() throws {
         let sandbox = try makeSandbox()
         let report = sandbox.run {
-            verifyScreenSnapshots(languages: Language.allCases, devices: [.phone4inch, .pad], sampling: .orthogonal) { _ in TextNode.spacer(1) }
+            verifyScreenSnapshots(languages: Language.allCases, devices: [.phone4inch, .pad], sampling: .orthogonal) { _ in
+                TextNode.spacer(1)
+            }
         }
-        XCTAssertEqual(report.identifiers, [
-            "lang_en_device_phone4inch", "lang_de_device_pad", "lang_es_device_phone4inch",
-            "lang_fr_device_pad", "lang_ja_device_phone4inch", "lang_ar_device_pad",
-        ])
+        XCTAssertEqual(
+            report.identifiers,
+            [
+                "lang_en_device_phone4inch", "lang_de_device_pad", "lang_es_device_phone4inch",
+                "lang_fr_device_pad", "lang_ja_device_phone4inch", "lang_ar_device_pad",
+            ])
     }
 
     func testDuplicateCombinationsAreReported() throws {
@@ -81,13 +94,16 @@ final class ScreenMatrixTests: XCTestCase {
         }
         XCTAssertEqual(report.identifiers, ["lang_en_device_pad"])
         XCTAssertEqual(report.failures.map(\.failure.kind), [.recorded, .duplicate])
-        XCTAssertEqual(report.failures[1].failure.message, "Combination lang_en_device_pad appears more than once in the matrix; it was checked once.")
+        XCTAssertEqual(
+            report.failures[1].failure.message, "Combination lang_en_device_pad appears more than once in the matrix; it was checked once.")
     }
 
     func testFileTestNameAndLineAreForwarded() throws {
         let sandbox = try makeSandbox()
         let report = sandbox.run {
-            verifyScreenSnapshots(languages: [.es], devices: [.phone4_7inch], file: "/x/Specs/LoginSpec.swift", testName: "testLoginEmpty()", line: 7) { _ in
+            verifyScreenSnapshots(
+                languages: [.es], devices: [.phone4_7inch], file: "/x/Specs/LoginSpec.swift", testName: "testLoginEmpty()", line: 7
+            ) { _ in
                 TextNode.divider
             }
         }
@@ -110,22 +126,32 @@ final class ScreenMatrixTests: XCTestCase {
         let sandbox = try makeSandbox()
         let strings = Localizer(catalog: StringsCatalog(strings: ["en": ["hi": "Hello"], "ja": ["hi": "こんにちは"]]), language: .en)
         var seen: [String] = []
-        _ = LocalizationWarnings.quietly { sandbox.run {   // ar has no strings on purpose: its warning is expected
-            verifyScreenSnapshots(languages: [.en, .ja, .ar], devices: [.phone4inch, .pad], localizer: strings) { context -> TextNode in
-                var generator = context.random.generator
-                seen.append([
-                    context.identifier, context.strings("hi"), context.locale.identifier, context.direction.rawValue,
-                    context.sizeClass.horizontal.rawValue, "\(context.grid)", context.uuid().uuidString, context.uuid().uuidString,
-                    "\(UInt8.random(in: 0...255, using: &generator))", ISO8601DateFormatter().string(from: context.now),
-                    "UTC+\(context.timeZone.secondsFromGMT())", "\(context.calendar.identifier)", SnapshotContext.current?.identifier ?? "none",
-                ].joined(separator: " "))
-                return .divider
+        _ = LocalizationWarnings.quietly {
+            sandbox.run { // ar has no strings on purpose: its warning is expected
+                verifyScreenSnapshots(languages: [.en, .ja, .ar], devices: [.phone4inch, .pad], localizer: strings) { context -> TextNode in
+                    var generator = context.random.generator
+                    seen.append(
+                        [
+                            context.identifier, context.strings("hi"), context.locale.identifier, context.direction.rawValue,
+                            context.sizeClass.horizontal.rawValue, "\(context.grid)", context.uuid().uuidString, context.uuid().uuidString,
+                            "\(UInt8.random(in: 0...255, using: &generator))", ISO8601DateFormatter().string(from: context.now),
+                            "UTC+\(context.timeZone.secondsFromGMT())", "\(context.calendar.identifier)",
+                            SnapshotContext.current?.identifier ?? "none",
+                        ].joined(separator: " "))
+                    return .divider
+                }
             }
-        } }
+        }
         XCTAssertEqual(seen.count, 6)
         let random = seen[0].split(separator: " ")[8]
-        XCTAssertEqual(seen[0], "lang_en_device_phone4inch Hello en_US ltr compact 40x35 00000000-0000-0000-0000-000000000001 00000000-0000-0000-0000-000000000002 \(random) 2023-11-14T22:13:20Z UTC+0 gregorian lang_en_device_phone4inch")
-        XCTAssertEqual(seen[3], "lang_ja_device_pad こんにちは ja_JP ltr regular 96x64 00000000-0000-0000-0000-000000000001 00000000-0000-0000-0000-000000000002 \(random) 2023-11-14T22:13:20Z UTC+0 gregorian lang_ja_device_pad")
+        XCTAssertEqual(
+            seen[0],
+            "lang_en_device_phone4inch Hello en_US ltr compact 40x35 00000000-0000-0000-0000-000000000001 00000000-0000-0000-0000-000000000002 \(random) 2023-11-14T22:13:20Z UTC+0 gregorian lang_en_device_phone4inch"
+        )
+        XCTAssertEqual(
+            seen[3],
+            "lang_ja_device_pad こんにちは ja_JP ltr regular 96x64 00000000-0000-0000-0000-000000000001 00000000-0000-0000-0000-000000000002 \(random) 2023-11-14T22:13:20Z UTC+0 gregorian lang_ja_device_pad"
+        )
         XCTAssertTrue(seen[4].hasPrefix("lang_ar_device_phone4inch Hello ar rtl "), seen[4]) // ar falls back to the development language
     }
 

@@ -31,13 +31,14 @@ final class ScreenRendererTests: XCTestCase {
     }
 
     func testEveryGridLineIsExactlyTheDeviceWidthOnEveryDeviceAndOrientation() {
-        let node = TextNode.stack([
-            .titleBar("ストーリー", leading: "‹", trailing: "編集"),
-            .text("このプロジェクトを支援して実現を手伝いましょう。👨‍👩‍👧", style: .title),
-            .row(leading: .text("ポイント"), trailing: .text("42")),
-            .list([.text("café"), .text("cafe\u{301}")]),
-            .button("ログイン"),
-        ], spacing: 1)
+        let node = TextNode.stack(
+            [
+                .titleBar("ストーリー", leading: "‹", trailing: "編集"),
+                .text("このプロジェクトを支援して実現を手伝いましょう。👨‍👩‍👧", style: .title),
+                .row(leading: .text("ポイント"), trailing: .text("42")),
+                .list([.text("café"), .text("cafe\u{301}")]),
+                .button("ログイン"),
+            ], spacing: 1)
         for language in Language.allCases {
             for device in Device.allCases {
                 for orientation in Orientation.allCases {

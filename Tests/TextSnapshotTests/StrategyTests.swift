@@ -32,10 +32,13 @@ final class StrategyTests: XCTestCase {
     }
 
     func testDumpSortsUnorderedCollectionsAndWritesDatesInUTC() throws {
-        let user = User(name: "Ada", tags: ["swift", "bdd", "ios", "linux"], scores: ["b": 2, "a": 1, "c": 3],
-                        joined: Date(timeIntervalSince1970: 1_700_000_000), avatar: nil)
+        let user = User(
+            name: "Ada", tags: ["swift", "bdd", "ios", "linux"], scores: ["b": 2, "a": 1, "c": 3],
+            joined: Date(timeIntervalSince1970: 1_700_000_000), avatar: nil)
         let dump = try Snapshotting<User>.dump.snapshot(user)
-        XCTAssertEqual(dump, """
+        XCTAssertEqual(
+            dump,
+            """
             ▿ User
               - name: "Ada"
               ▿ tags: 4 members
@@ -52,8 +55,9 @@ final class StrategyTests: XCTestCase {
             """)
         // Stable: the same value dumps identically however the hash seed orders the set.
         for _ in 0..<20 {
-            let copy = User(name: "Ada", tags: Set(["linux", "ios", "bdd", "swift"].shuffled()), scores: ["c": 3, "a": 1, "b": 2],
-                            joined: user.joined, avatar: nil)
+            let copy = User(
+                name: "Ada", tags: Set(["linux", "ios", "bdd", "swift"].shuffled()), scores: ["c": 3, "a": 1, "b": 2],
+                joined: user.joined, avatar: nil)
             XCTAssertEqual(try Snapshotting<User>.dump.snapshot(copy), dump)
         }
     }
@@ -64,7 +68,9 @@ final class StrategyTests: XCTestCase {
         first.next = second
         second.next = first
         let dump = try Snapshotting<Node>.dump.snapshot(first)
-        XCTAssertEqual(dump, """
+        XCTAssertEqual(
+            dump,
+            """
             ▿ Node
               - name: "first"
               ▿ next: Node
@@ -81,13 +87,15 @@ final class StrategyTests: XCTestCase {
     }
 
     func testJSONHasSortedKeysAndIsStable() throws {
-        let user = User(name: "Ada", tags: ["b", "a"], scores: ["z": 1, "a": 2], joined: Date(timeIntervalSince1970: 0),
-                        avatar: URL(string: "https://example.com/a.png"))
+        let user = User(
+            name: "Ada", tags: ["b", "a"], scores: ["z": 1, "a": 2], joined: Date(timeIntervalSince1970: 0),
+            avatar: URL(string: "https://example.com/a.png"))
         let json = try Snapshotting<User>.json.snapshot(user)
         XCTAssertEqual(Snapshotting<User>.json.pathExtension, "json")
         let keys = json.components(separatedBy: "\n").filter { $0.hasPrefix("  \"") }.map { $0.trimmingCharacters(in: .whitespaces) }
-        XCTAssertEqual(keys.map { String($0.prefix(while: { $0 != ":" })) }.map { $0.trimmingCharacters(in: .whitespaces) },
-                       ["\"avatar\"", "\"joined\"", "\"name\"", "\"scores\"", "\"tags\""])
+        XCTAssertEqual(
+            keys.map { String($0.prefix(while: { $0 != ":" })) }.map { $0.trimmingCharacters(in: .whitespaces) },
+            ["\"avatar\"", "\"joined\"", "\"name\"", "\"scores\"", "\"tags\""])
         XCTAssertTrue(json.contains("https://example.com/a.png"), json)
         XCTAssertTrue(json.contains("1970-01-01T00:00:00Z"), json)
         XCTAssertTrue(json.contains("\"a\" : 2") || json.contains("\"a\": 2"), json)

@@ -1,6 +1,7 @@
 import Foundation
 import TextSnapshot
 import XCTest
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -19,7 +20,9 @@ final class SwiftSnapshotTestingParityTests: XCTestCase {
 
     func testCurlIsAPastableCommandWithSortedHeadersAndQuery() throws {
         let text = try Snapshotting<URLRequest>.curl.snapshot(loginRequest())
-        XCTAssertEqual(text, #"""
+        XCTAssertEqual(
+            text,
+            #"""
             curl \
               --request POST \
               --header 'Authorization: Bearer abc' \
@@ -36,7 +39,9 @@ final class SwiftSnapshotTestingParityTests: XCTestCase {
     }
 
     func testRawShowsMethodURLHeadersAndBody() throws {
-        XCTAssertEqual(try Snapshotting<URLRequest>.raw.snapshot(loginRequest()), """
+        XCTAssertEqual(
+            try Snapshotting<URLRequest>.raw.snapshot(loginRequest()),
+            """
             POST https://api.example.com/oauth/token?a=2&m=it's&z=1
             Authorization: Bearer abc
             Content-Type: application/x-www-form-urlencoded
@@ -47,7 +52,9 @@ final class SwiftSnapshotTestingParityTests: XCTestCase {
         var json = URLRequest(url: URL(string: "https://example.com/v1/upvotes")!)
         json.httpMethod = "POST"
         json.httpBody = Data(#"{"vote":{"story":7,"dir":"up"}}"#.utf8)
-        XCTAssertEqual(try Snapshotting<URLRequest>.raw(pretty: true).snapshot(json), """
+        XCTAssertEqual(
+            try Snapshotting<URLRequest>.raw(pretty: true).snapshot(json),
+            """
             POST https://example.com/v1/upvotes
 
             {
@@ -68,7 +75,9 @@ final class SwiftSnapshotTestingParityTests: XCTestCase {
                 Basket(tags: Set(["swift", "ios", "bdd", "xctest"]), counts: ["b": 2, "a": 1, "c": 3, "d": 4]))
         }
         XCTAssertEqual(Set(texts).count, 1)
-        XCTAssertEqual(texts[0], """
+        XCTAssertEqual(
+            texts[0],
+            """
             ▿ Basket
               ▿ tags: 4 members
                 - "bdd"
@@ -85,7 +94,9 @@ final class SwiftSnapshotTestingParityTests: XCTestCase {
 
     func testJSONSortsKeysOfEncodables() throws {
         struct Story: Encodable { var title = "Launch"; var id = 7; var author = ["name": "Ada", "handle": "ada"] }
-        XCTAssertEqual(try Snapshotting<Story>.json.snapshot(Story()), """
+        XCTAssertEqual(
+            try Snapshotting<Story>.json.snapshot(Story()),
+            """
             {
               "author" : {
                 "handle" : "ada",
@@ -106,8 +117,10 @@ final class SwiftSnapshotTestingParityTests: XCTestCase {
             }
         }
         XCTAssertEqual(failures.map { $0?.kind }, [.mismatch, .recorded])
-        XCTAssertEqual(try sandbox.read("SwiftSnapshotTestingParityTests/testRecordMissingWritesOnlyMissingReferences.existing.txt"), "old\n")
-        XCTAssertEqual(try sandbox.read("SwiftSnapshotTestingParityTests/testRecordMissingWritesOnlyMissingReferences.missing.txt"), "fresh\n")
+        XCTAssertEqual(
+            try sandbox.read("SwiftSnapshotTestingParityTests/testRecordMissingWritesOnlyMissingReferences.existing.txt"), "old\n")
+        XCTAssertEqual(
+            try sandbox.read("SwiftSnapshotTestingParityTests/testRecordMissingWritesOnlyMissingReferences.missing.txt"), "fresh\n")
     }
 
     func testRecordFailedAlsoOverwritesMismatchesAndLeavesMatchesAlone() throws {
@@ -149,7 +162,9 @@ final class SwiftSnapshotTestingParityTests: XCTestCase {
     func testAsyncScope() async throws {
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
-        let kind = await withSnapshotSettings({ $0.environment = [:]; $0.snapshotRoot = sandbox.root; $0.artifactsDirectory = sandbox.artifacts }) {
+        let kind = await withSnapshotSettings({
+            $0.environment = [:]; $0.snapshotRoot = sandbox.root; $0.artifactsDirectory = sandbox.artifacts
+        }) {
             { () async -> SnapshotFailure.Kind? in
                 await withSnapshotTesting(record: .never) {
                     await Task.yield()

@@ -20,7 +20,7 @@ final class TextLayoutTests: XCTestCase {
     func testLineLimitTruncatesTheLastLineWithAnEllipsis() {
         XCTAssertEqual(lines(.text("one two three four five", lineLimit: 2), 9), ["one two  ", "three fo…"])
         XCTAssertEqual(lines(.text("one two", lineLimit: 0), 4), ["one ", "two "]) // 0 = unlimited, like UILabel
-        XCTAssertEqual(lines(.text("one\ntwo", lineLimit: 1), 9), ["one…     "])     // more paragraphs follow
+        XCTAssertEqual(lines(.text("one\ntwo", lineLimit: 1), 9), ["one…     "]) // more paragraphs follow
         XCTAssertEqual(lines(.text("一二三四五六七八", lineLimit: 2), 6), ["一二三", "四五… "])
     }
 
@@ -34,7 +34,7 @@ final class TextLayoutTests: XCTestCase {
     func testButtonsAreCentredAndShowTheirState() {
         XCTAssertEqual(lines(.button("Log in"), 14), ["  [ Log in ]  "])
         XCTAssertEqual(lines(.button("Log in", isEnabled: false), 14), ["  ( Log in )  "])
-        XCTAssertEqual(lines(.button("A very long button title"), 12), ["[ A very… ]"  + " "])
+        XCTAssertEqual(lines(.button("A very long button title"), 12), ["[ A very… ]" + " "])
     }
 
     func testRowsPutTrailingOnTheOtherSideAndSwapRightToLeft() {
@@ -44,43 +44,54 @@ final class TextLayoutTests: XCTestCase {
 
     func testRowsWrapTheLeadingSideWhenSpaceIsShort() {
         let result = lines(.row(leading: .text("A long story title here"), trailing: .text("12 pts")), 16)
-        XCTAssertEqual(result, ["A long    12 pts", "story           ", "title     ", "here      "].map { $0.padding(toLength: 16, withPad: " ", startingAt: 0) })
+        XCTAssertEqual(
+            result,
+            ["A long    12 pts", "story           ", "title     ", "here      "].map {
+                $0.padding(toLength: 16, withPad: " ", startingAt: 0)
+            })
     }
 
     func testStackSpacingListDividerSpacerAndImage() {
-        let node: TextNode = .stack([
-            .list([.text("one"), .text("two")]),
-            .divider,
-            .spacer(1),
-            .image(alt: "logo", rows: 3),
-        ], spacing: 1)
-        XCTAssertEqual(lines(node, 10), [
-            "• one     ",
-            "• two     ",
-            "          ",
-            "──────────",
-            "          ",
-            "          ",
-            "          ",
-            "┌────────┐",
-            "│  logo  │",
-            "└────────┘",
-        ])
+        let node: TextNode = .stack(
+            [
+                .list([.text("one"), .text("two")]),
+                .divider,
+                .spacer(1),
+                .image(alt: "logo", rows: 3),
+            ], spacing: 1)
+        XCTAssertEqual(
+            lines(node, 10),
+            [
+                "• one     ",
+                "• two     ",
+                "          ",
+                "──────────",
+                "          ",
+                "          ",
+                "          ",
+                "┌────────┐",
+                "│  logo  │",
+                "└────────┘",
+            ])
         XCTAssertEqual(lines(.list([.text("واحد")]), 8, .rightToLeft), ["  واحد •"])
     }
 
     func testTitleBarCentresTheTitleAndSwapsItemsRightToLeft() {
-        XCTAssertEqual(lines(.titleBar("News", leading: "‹ Back", trailing: "Edit"), 24),
-                       ["‹ Back    News      Edit", "────────────────────────"])
-        XCTAssertEqual(lines(.titleBar("أخبار", leading: "رجوع", trailing: nil), 20, .rightToLeft)[0],
-                       "        أخبار   رجوع")
+        XCTAssertEqual(
+            lines(.titleBar("News", leading: "‹ Back", trailing: "Edit"), 24),
+            ["‹ Back    News      Edit", "────────────────────────"])
+        XCTAssertEqual(
+            lines(.titleBar("أخبار", leading: "رجوع", trailing: nil), 20, .rightToLeft)[0],
+            "        أخبار   رجوع")
     }
 
     func testFieldsShowValuePlaceholderOrDots() {
-        XCTAssertEqual(lines(.field(label: "Email", text: "", placeholder: "you@example.com"), 24),
-                       ["Email                   ", "[ <you@example.com>    ]"])
-        XCTAssertEqual(lines(.field(label: "Password", text: "secret", isSecure: true), 14),
-                       ["Password      ", "[ ••••••     ]"])
+        XCTAssertEqual(
+            lines(.field(label: "Email", text: "", placeholder: "you@example.com"), 24),
+            ["Email                   ", "[ <you@example.com>    ]"])
+        XCTAssertEqual(
+            lines(.field(label: "Password", text: "secret", isSecure: true), 14),
+            ["Password      ", "[ ••••••     ]"])
     }
 
     func testActivityIndicatorIsCentred() {
@@ -90,8 +101,10 @@ final class TextLayoutTests: XCTestCase {
     /// Property: whatever the text and width, every line is exactly the width asked for.
     func testEveryLineIsExactlyTheRequestedWidthForRandomText() {
         var generator = SeededRandomNumberGenerator(seed: 2023).generator
-        let alphabet: [String] = ["a", "Z", " ", " ", "-", "é", "e\u{301}", "中", "語", "ア", "。", "」", "「", "😀", "👍🏽", "👨‍👩‍👧",
-                                  "🇯🇵", "❤️", "\u{200B}", "\u{200F}", "م", "ر", "\u{0301}", "\t", "\n", "…", "—", "ｱ", "한", "\u{202F}", "１"]
+        let alphabet: [String] = [
+            "a", "Z", " ", " ", "-", "é", "e\u{301}", "中", "語", "ア", "。", "」", "「", "😀", "👍🏽", "👨‍👩‍👧",
+            "🇯🇵", "❤️", "\u{200B}", "\u{200F}", "م", "ر", "\u{0301}", "\t", "\n", "…", "—", "ｱ", "한", "\u{202F}", "１",
+        ]
         for iteration in 0..<600 {
             let length = Int.random(in: 0...60, using: &generator)
             let text = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }.joined()

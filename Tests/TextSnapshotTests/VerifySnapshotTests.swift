@@ -8,7 +8,8 @@ final class VerifySnapshotTests: XCTestCase {
         let failure = sandbox.run { verifySnapshot(of: "hello", as: .lines, named: "greeting") }
         XCTAssertEqual(failure?.kind, .recorded)
         XCTAssertEqual(sandbox.snapshotFiles(), ["VerifySnapshotTests/testMissingReferenceIsRecordedLocallyAndFails.greeting.txt"])
-        XCTAssertEqual(failure?.writtenPaths, [sandbox.root + "/VerifySnapshotTests/testMissingReferenceIsRecordedLocallyAndFails.greeting.txt"])
+        XCTAssertEqual(
+            failure?.writtenPaths, [sandbox.root + "/VerifySnapshotTests/testMissingReferenceIsRecordedLocallyAndFails.greeting.txt"])
         XCTAssertTrue(failure?.message.contains("wrote: " + (failure?.writtenPaths.first ?? "")) == true, failure?.message ?? "")
         XCTAssertEqual(try sandbox.read("VerifySnapshotTests/testMissingReferenceIsRecordedLocallyAndFails.greeting.txt"), "hello\n")
         // Second run: the reference exists and matches.
@@ -18,15 +19,21 @@ final class VerifySnapshotTests: XCTestCase {
 
     func testAnUnreachableSourceTreeFailsClearlyUnlessARootIsSet() throws {
         let failure = withSnapshotSettings({ $0.environment = [:] }) {
-            verifySnapshot(of: "hello", as: .lines, named: "greeting", file: StaticString(stringLiteral: "/nonexistent-source-tree/Tests/LoginTests.swift"))
+            verifySnapshot(
+                of: "hello", as: .lines, named: "greeting",
+                file: StaticString(stringLiteral: "/nonexistent-source-tree/Tests/LoginTests.swift"))
         }
         XCTAssertEqual(failure?.kind, .configuration)
-        XCTAssertTrue(failure?.message.hasPrefix("The source tree is not reachable from this test process: /nonexistent-source-tree/Tests does not exist here") == true,
-                      failure?.message ?? "")
+        XCTAssertTrue(
+            failure?.message.hasPrefix(
+                "The source tree is not reachable from this test process: /nonexistent-source-tree/Tests does not exist here") == true,
+            failure?.message ?? "")
         XCTAssertTrue(failure?.message.contains("TEST_RUNNER_TEXT_SNAPSHOT_DIR") == true, failure?.message ?? "")
         let sandbox = try makeSandbox()
         let withRoot = sandbox.run {
-            verifySnapshot(of: "hello", as: .lines, named: "greeting", file: StaticString(stringLiteral: "/nonexistent-source-tree/Tests/LoginTests.swift"))
+            verifySnapshot(
+                of: "hello", as: .lines, named: "greeting",
+                file: StaticString(stringLiteral: "/nonexistent-source-tree/Tests/LoginTests.swift"))
         }
         XCTAssertEqual(withRoot?.kind, .recorded, "a configured root makes the source folder irrelevant")
     }
@@ -37,12 +44,16 @@ final class VerifySnapshotTests: XCTestCase {
         XCTAssertEqual(failure?.kind, .missingReference)
         XCTAssertEqual(failure?.writtenPaths, [])
         XCTAssertEqual(sandbox.snapshotFiles(), [])
-        XCTAssertTrue(failure?.message.hasPrefix("No reference snapshot \"greeting\"; nothing was written because record mode is .never (default on CI).") == true,
-                      failure?.message ?? "")
+        XCTAssertTrue(
+            failure?.message.hasPrefix(
+                "No reference snapshot \"greeting\"; nothing was written because record mode is .never (default on CI).") == true,
+            failure?.message ?? "")
         // The command selects the running test (SpecKit, in this binary, watches test starts from the beginning).
-        XCTAssertTrue(failure?.message.contains(
-            #"record it: TEXT_SNAPSHOT_RECORD=missing swift test --filter '^TextSnapshotTests\.VerifySnapshotTests/testOnCIAMissingReferenceFailsAndWritesNothing$'"#)
-            == true, failure?.message ?? "")
+        XCTAssertTrue(
+            failure?.message.contains(
+                #"record it: TEXT_SNAPSHOT_RECORD=missing swift test --filter '^TextSnapshotTests\.VerifySnapshotTests/testOnCIAMissingReferenceFailsAndWritesNothing$'"#
+            )
+                == true, failure?.message ?? "")
         // The candidate is kept as an artifact for inspection, outside the snapshot folders.
         XCTAssertEqual(sandbox.artifactFiles(), ["VerifySnapshotTests/testOnCIAMissingReferenceFailsAndWritesNothing.greeting.txt"])
     }
@@ -53,7 +64,8 @@ final class VerifySnapshotTests: XCTestCase {
         let failure = sandbox.run(environment: ["CI": "true"]) { verifySnapshot(of: "hello", as: .lines, record: .all) }
         XCTAssertEqual(failure?.kind, .recordRefusedOnCI)
         XCTAssertEqual(failure?.writtenPaths, [])
-        XCTAssertTrue(failure?.summary.hasPrefix("record mode .all was requested by record: argument but CI is set") == true, failure?.message ?? "")
+        XCTAssertTrue(
+            failure?.summary.hasPrefix("record mode .all was requested by record: argument but CI is set") == true, failure?.message ?? "")
         let allowed = sandbox.run(environment: ["CI": "true", "TEXT_SNAPSHOT_ALLOW_RECORD_ON_CI": "1"]) {
             verifySnapshot(of: "hello", as: .lines, named: "allowed", record: .all)
         }
@@ -67,11 +79,14 @@ final class VerifySnapshotTests: XCTestCase {
             [verifySnapshot(of: "new", as: .lines, named: "a"), verifySnapshot(of: "b", as: .lines, named: "b")]
         }
         XCTAssertEqual(failures.map { $0?.kind }, [.recorded, .recorded])
-        XCTAssertEqual(failures.map { $0?.writtenPaths.first.map { ($0 as NSString).lastPathComponent } }, [
-            "testRecordAllRunFailsAndListsWhatItWrote.a.txt", "testRecordAllRunFailsAndListsWhatItWrote.b.txt",
-        ])
-        XCTAssertTrue(failures[0]?.summary.contains("Record mode .all (withSnapshotRecording): wrote snapshot \"a\" (1 line differs") == true,
-                      failures[0]?.message ?? "")
+        XCTAssertEqual(
+            failures.map { $0?.writtenPaths.first.map { ($0 as NSString).lastPathComponent } },
+            [
+                "testRecordAllRunFailsAndListsWhatItWrote.a.txt", "testRecordAllRunFailsAndListsWhatItWrote.b.txt",
+            ])
+        XCTAssertTrue(
+            failures[0]?.summary.contains("Record mode .all (withSnapshotRecording): wrote snapshot \"a\" (1 line differs") == true,
+            failures[0]?.message ?? "")
         XCTAssertTrue(failures[1]?.summary.contains("(new)") == true, failures[1]?.message ?? "")
         XCTAssertEqual(try sandbox.read("VerifySnapshotTests/testRecordAllRunFailsAndListsWhatItWrote.a.txt"), "new\n")
     }
@@ -83,12 +98,15 @@ final class VerifySnapshotTests: XCTestCase {
         let failure = try XCTUnwrap(sandbox.run { verifySnapshot(of: "Ends at 10:13\u{202F}PM", as: .lines, named: "time") })
         XCTAssertEqual(failure.kind, .mismatch)
         let lines = failure.message.components(separatedBy: "\n")
-        XCTAssertEqual(lines[0], "Snapshot \"time\" does not match reference: 1 line differs (line 1, col 14: U+0020 SPACE vs U+202F NARROW NO-BREAK SPACE)")
+        XCTAssertEqual(
+            lines[0],
+            "Snapshot \"time\" does not match reference: 1 line differs (line 1, col 14: U+0020 SPACE vs U+202F NARROW NO-BREAK SPACE)")
         XCTAssertEqual(lines[1], "  reference: \(sandbox.root)/\(name)")
         XCTAssertEqual(lines[2], "  actual:    \(sandbox.artifacts)/\(name)")
         XCTAssertEqual(
             lines[4],
-            #"  re-record: TEXT_SNAPSHOT_RECORD=failed swift test --filter '^TextSnapshotTests\.VerifySnapshotTests/testMismatchFailsWithSummaryPathsCommandAndDiffAndSavesTheActualText$'"#)
+            #"  re-record: TEXT_SNAPSHOT_RECORD=failed swift test --filter '^TextSnapshotTests\.VerifySnapshotTests/testMismatchFailsWithSummaryPathsCommandAndDiffAndSavesTheActualText$'"#
+        )
         XCTAssertTrue(lines.contains("?             ^ col 14: U+0020 SPACE vs U+202F NARROW NO-BREAK SPACE"), failure.message)
         XCTAssertEqual(failure.writtenPaths, [])
         XCTAssertEqual(try String(contentsOfFile: try XCTUnwrap(failure.artifactPath), encoding: .utf8), "Ends at 10:13\u{202F}PM\n")
@@ -117,7 +135,9 @@ final class VerifySnapshotTests: XCTestCase {
     func testFilesAreUTF8WithLFAndExactlyOneTrailingNewline() throws {
         let sandbox = try makeSandbox()
         _ = sandbox.run { verifySnapshot(of: "a\r\nb\r\n\n\n", as: .lines, named: "crlf") }
-        let data = try Data(contentsOf: URL(fileURLWithPath: sandbox.root + "/VerifySnapshotTests/testFilesAreUTF8WithLFAndExactlyOneTrailingNewline.crlf.txt"))
+        let data = try Data(
+            contentsOf: URL(
+                fileURLWithPath: sandbox.root + "/VerifySnapshotTests/testFilesAreUTF8WithLFAndExactlyOneTrailingNewline.crlf.txt"))
         XCTAssertEqual(Array(data), Array("a\nb\n".utf8))
         XCTAssertEqual(SnapshotFiles.normalize(""), "\n")
         XCTAssertEqual(SnapshotFiles.normalize("x\ry"), "x\ny\n")
@@ -127,27 +147,36 @@ final class VerifySnapshotTests: XCTestCase {
 
     func testUnnamedSnapshotsAreNumberedPerTest() throws {
         let sandbox = try makeSandbox()
-        _ = sandbox.run { (verifySnapshot(of: "a", as: .lines), verifySnapshot(of: 1, as: .description), verifySnapshot(of: ["k": 1], as: .json)) }
-        XCTAssertEqual(sandbox.snapshotFiles(), [
-            "VerifySnapshotTests/testUnnamedSnapshotsAreNumberedPerTest.1.txt",
-            "VerifySnapshotTests/testUnnamedSnapshotsAreNumberedPerTest.2.txt",
-            "VerifySnapshotTests/testUnnamedSnapshotsAreNumberedPerTest.3.json",
-        ])
+        _ = sandbox.run {
+            (verifySnapshot(of: "a", as: .lines), verifySnapshot(of: 1, as: .description), verifySnapshot(of: ["k": 1], as: .json))
+        }
+        XCTAssertEqual(
+            sandbox.snapshotFiles(),
+            [
+                "VerifySnapshotTests/testUnnamedSnapshotsAreNumberedPerTest.1.txt",
+                "VerifySnapshotTests/testUnnamedSnapshotsAreNumberedPerTest.2.txt",
+                "VerifySnapshotTests/testUnnamedSnapshotsAreNumberedPerTest.3.json",
+            ])
     }
 
     func testDefaultLocationIsBesideTheTestFileAndTheEnvironmentCanMoveIt() throws {
         let sandbox = try makeSandbox()
         let fakeTestFile: StaticString = "/work/project/Tests/AppTests/LoginTests.swift"
         // TEXT_SNAPSHOT_DIR replaces <folder of the test file>/__Snapshots__.
-        let failure = withSnapshotSettings({ $0.environment = ["TEXT_SNAPSHOT_DIR": sandbox.root]; $0.ledger = sandbox.ledger }) {
+        let failure = withSnapshotSettings({
+            $0.environment = ["TEXT_SNAPSHOT_DIR": sandbox.root]; $0.ledger = sandbox.ledger
+        }) {
             verifySnapshot(of: "x", as: .lines, named: "lang de", file: fakeTestFile, testName: "testLogin()")
         }
         XCTAssertEqual(failure?.referencePath, sandbox.root + "/LoginTests/testLogin.lang-de.txt")
-        XCTAssertEqual(SnapshotFiles.root(for: "/work/project/Tests/AppTests/LoginTests.swift", settings: SnapshotSettings(environment: [:])),
-                       "/work/project/Tests/AppTests/__Snapshots__")
+        XCTAssertEqual(
+            SnapshotFiles.root(for: "/work/project/Tests/AppTests/LoginTests.swift", settings: SnapshotSettings(environment: [:])),
+            "/work/project/Tests/AppTests/__Snapshots__")
         // snapshotDirectory: names the folder itself.
         let custom = sandbox.directory.appendingPathComponent("custom").path
-        let second = withSnapshotSettings({ $0.environment = [:]; $0.ledger = sandbox.ledger }) {
+        let second = withSnapshotSettings({
+            $0.environment = [:]; $0.ledger = sandbox.ledger
+        }) {
             verifySnapshot(of: "x", as: .lines, named: "n", snapshotDirectory: custom, testName: "testThing()")
         }
         XCTAssertEqual(second?.writtenPaths, [custom + "/testThing.n.txt"])
@@ -168,7 +197,9 @@ final class VerifySnapshotTests: XCTestCase {
         }
         XCTAssertEqual(failures[0]?.kind, .recorded)
         XCTAssertEqual(failures[1]?.kind, .duplicate)
-        XCTAssertTrue(failures[1]?.message.contains("is also used by testTwoAssertionsSharingAFileAreReported() at") == true, failures[1]?.message ?? "")
+        XCTAssertTrue(
+            failures[1]?.message.contains("is also used by testTwoAssertionsSharingAFileAreReported() at") == true,
+            failures[1]?.message ?? "")
     }
 
     func testStrategyErrorsAreReportedNotThrown() throws {

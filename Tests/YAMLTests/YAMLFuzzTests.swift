@@ -55,7 +55,8 @@ final class YAMLFuzzTests: XCTestCase {
         var corpus = Self.corpus.map { Array($0.utf8) }
         if let root = YAMLTestSuiteTests.suiteDirectory {
             for name in YAMLTestSuiteTests.caseDirectories(in: root).prefix(400) {
-                if let data = FileManager.default.contents(atPath: root.appendingPathComponent(name).appendingPathComponent("in.yaml").path) {
+                if let data = FileManager.default.contents(atPath: root.appendingPathComponent(name).appendingPathComponent("in.yaml").path)
+                {
                     corpus.append([UInt8](data))
                 }
             }

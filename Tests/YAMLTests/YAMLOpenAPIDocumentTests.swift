@@ -22,7 +22,9 @@ final class YAMLOpenAPIDocumentTests: XCTestCase {
         XCTAssertEqual(yaml, json)
         // Spot checks of the YAML that matters in OpenAPI documents.
         XCTAssertNotNil(yaml["paths"]?["/dogs"]?["post"]?["responses"]?["201"], "an unquoted status code is the key \"201\"")
-        XCTAssertEqual(yaml["paths"]?["/dogs"]?["post"]?["responses"]?["default"], yaml["paths"]?["/dogs"]?["get"]?["responses"]?["default"], "aliases expand")
+        XCTAssertEqual(
+            yaml["paths"]?["/dogs"]?["post"]?["responses"]?["default"], yaml["paths"]?["/dogs"]?["get"]?["responses"]?["default"],
+            "aliases expand")
         XCTAssertEqual(yaml["components"]?["schemas"]?["NewDog"]?["properties"]?["breed"]?["type"], ["string", "null"])
     }
 

@@ -47,7 +47,8 @@ final class YAMLReaderTests: XCTestCase {
                     in: query
                     required: false
             """,
-            #"{"openapi":"3.0.3","tags":[{"name":"pets","description":"Everything about pets"},{"name":"store"}],"paths":{"/pets":{"get":{"parameters":[{"name":"limit","in":"query","required":false}]}}}}"#)
+            #"{"openapi":"3.0.3","tags":[{"name":"pets","description":"Everything about pets"},{"name":"store"}],"paths":{"/pets":{"get":{"parameters":[{"name":"limit","in":"query","required":false}]}}}}"#
+        )
         assertJSON("- - a\n  - b\n- c\n", #"[["a","b"],"c"]"#)
     }
 

@@ -58,7 +58,8 @@ final class YAMLTestSuiteTests: XCTestCase {
         for name in cases where Self.skipped[name] == nil {
             let directory = root.appendingPathComponent(name)
             let yaml = try [UInt8](Data(contentsOf: directory.appendingPathComponent("in.yaml")))
-            let title = (try? String(contentsOf: directory.appendingPathComponent("==="), encoding: .utf8))?
+            let title =
+                (try? String(contentsOf: directory.appendingPathComponent("==="), encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             if FileManager.default.fileExists(atPath: directory.appendingPathComponent("error").path) {
                 invalid += 1
@@ -93,7 +94,9 @@ final class YAMLTestSuiteTests: XCTestCase {
             }
         }
         XCTAssertEqual(failures, [], "\(failures.count) of \(cases.count) cases")
-        print("yaml-test-suite: \(valid) valid with JSON, \(invalid) invalid, \(parseOnly) parse-only, \(Self.skipped.count) skipped; \(valid + invalid + parseOnly - failures.count) passed, \(failures.count) failed")
+        print(
+            "yaml-test-suite: \(valid) valid with JSON, \(invalid) invalid, \(parseOnly) parse-only, \(Self.skipped.count) skipped; \(valid + invalid + parseOnly - failures.count) passed, \(failures.count) failed"
+        )
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SpecKitAppSupport
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -67,13 +68,14 @@ public struct DesignerNewsAPIClient: DesignerNewsAPI {
     public func login(email: String, password: String) async throws(APIError) -> AccessToken {
         var request = makeRequest("POST", path: "oauth/token", query: [])
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(FormEncoding.encode([
-            ("grant_type", "password"),
-            ("username", email),
-            ("password", password),
-            ("client_id", configuration.clientID),
-            ("client_secret", configuration.clientSecret),
-        ]).utf8)
+        request.httpBody = Data(
+            FormEncoding.encode([
+                ("grant_type", "password"),
+                ("username", email),
+                ("password", password),
+                ("client_id", configuration.clientID),
+                ("client_secret", configuration.clientSecret),
+            ]).utf8)
         return try await send(request, decoding: AccessToken.self)
     }
 

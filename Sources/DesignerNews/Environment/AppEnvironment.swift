@@ -38,9 +38,10 @@ public enum AppEnvironment {
         currentDate: (@Sendable () -> Date)? = nil, timeZone: TimeZone? = nil, calendar: Calendar? = nil,
         keyValueStore: (any KeyValueStore)? = nil
     ) {
-        pushEnvironment(current.changing(
-            api: api, language: language, locale: locale, currentDate: currentDate, timeZone: timeZone,
-            calendar: calendar, keyValueStore: keyValueStore))
+        pushEnvironment(
+            current.changing(
+                api: api, language: language, locale: locale, currentDate: currentDate, timeZone: timeZone,
+                calendar: calendar, keyValueStore: keyValueStore))
     }
 
     /// Removes the current environment and returns it; the root stays (returns nil then).
@@ -60,9 +61,10 @@ public enum AppEnvironment {
         currentDate: (@Sendable () -> Date)? = nil, timeZone: TimeZone? = nil, calendar: Calendar? = nil,
         keyValueStore: (any KeyValueStore)? = nil
     ) {
-        replaceCurrentEnvironment(current.changing(
-            api: api, language: language, locale: locale, currentDate: currentDate, timeZone: timeZone,
-            calendar: calendar, keyValueStore: keyValueStore))
+        replaceCurrentEnvironment(
+            current.changing(
+                api: api, language: language, locale: locale, currentDate: currentDate, timeZone: timeZone,
+                calendar: calendar, keyValueStore: keyValueStore))
     }
 
     /// Runs `body` with `environment` current, then restores the stack, even if `body` throws.

@@ -19,7 +19,7 @@ public enum RelativeTime {
         let now = environment.now
         let seconds = now.timeIntervalSince(date)
         if seconds < 60 {
-            return strings("time.just_now")  // also for a clock a little behind the server's
+            return strings("time.just_now") // also for a clock a little behind the server's
         }
         if seconds < 3600 {
             return strings.plural("time.minutes_ago", count: Int(seconds / 60))

@@ -29,9 +29,10 @@ public struct LoginScreen: ScreenRenderable, Sendable {
         if let errorMessage = state.errorMessage {
             nodes.append(.text(errorMessage, style: .error))
         }
-        nodes.append(state.isLoading
-            ? .activity(strings("login.loading"))
-            : .button(strings("login.button"), isEnabled: state.isLoginButtonEnabled))
+        nodes.append(
+            state.isLoading
+                ? .activity(strings("login.loading"))
+                : .button(strings("login.button"), isEnabled: state.isLoginButtonEnabled))
         return .stack(nodes, spacing: 1)
     }
 

@@ -32,19 +32,21 @@ public struct StoriesScreen: ScreenRenderable, Sendable {
             return .stack([.spacer(2), .activity(strings("stories.loading"))])
         }
         if let errorMessage = state.errorMessage {
-            return .stack([
-                .spacer(),
-                .text(strings("stories.error.title"), style: .headline, alignment: .center),
-                .text(errorMessage, alignment: .center),
-                .button(strings("stories.retry")),
-            ], spacing: 1)
+            return .stack(
+                [
+                    .spacer(),
+                    .text(strings("stories.error.title"), style: .headline, alignment: .center),
+                    .text(errorMessage, alignment: .center),
+                    .button(strings("stories.retry")),
+                ], spacing: 1)
         }
         if state.showEmptyState {
-            return .stack([
-                .spacer(),
-                .text(strings("stories.empty.title"), style: .headline, alignment: .center),
-                .text(strings("stories.empty.message"), alignment: .center),
-            ], spacing: 1)
+            return .stack(
+                [
+                    .spacer(),
+                    .text(strings("stories.empty.title"), style: .headline, alignment: .center),
+                    .text(strings("stories.empty.message"), alignment: .center),
+                ], spacing: 1)
         }
         var nodes: [TextNode] = []
         for row in state.rows {

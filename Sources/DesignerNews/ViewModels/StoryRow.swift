@@ -41,7 +41,8 @@ public struct StoryRow: Sendable, Equatable, Identifiable {
         let points = strings.plural("story.points", count: story.voteCount)
         let comments = strings.plural("story.comments", count: story.commentCount)
         let age = RelativeTime.text(for: story.createdAt, in: environment)
-        let byline = story.hostname.map { strings("story.byline.host", story.userDisplayName, $0) }
+        let byline =
+            story.hostname.map { strings("story.byline.host", story.userDisplayName, $0) }
             ?? strings("story.byline", story.userDisplayName)
         self.init(
             id: story.id, title: story.title, meta: strings("story.meta", points, comments, age), byline: byline,

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 import CSystemShims
@@ -126,7 +127,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// let echo = HTTPServer(configuration: HTTPServer.Configuration(), streamHandler: { Echo() })
     /// try echo.start()
     /// ```
-    public init(configuration: Configuration = Configuration(), streamHandler makeHandler: @escaping @Sendable () -> any HTTPUpgradeHandler) {
+    public init(configuration: Configuration = Configuration(), streamHandler makeHandler: @escaping @Sendable () -> any HTTPUpgradeHandler)
+    {
         self.configuration = configuration
         self.memory = MemoryBudget(limit: configuration.limits.maxMemoryBytes)
         self.responder = NoHTTPResponder()

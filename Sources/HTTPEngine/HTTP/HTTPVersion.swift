@@ -16,11 +16,11 @@ public struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
     public init?(_ text: some StringProtocol) {
         let bytes = Array(text.utf8)
         guard bytes.count == 8,
-              bytes[0] == UInt8(ascii: "H"), bytes[1] == UInt8(ascii: "T"),
-              bytes[2] == UInt8(ascii: "T"), bytes[3] == UInt8(ascii: "P"),
-              bytes[4] == UInt8(ascii: "/"), bytes[6] == UInt8(ascii: "."),
-              (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[5]),
-              (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[7])
+            bytes[0] == UInt8(ascii: "H"), bytes[1] == UInt8(ascii: "T"),
+            bytes[2] == UInt8(ascii: "T"), bytes[3] == UInt8(ascii: "P"),
+            bytes[4] == UInt8(ascii: "/"), bytes[6] == UInt8(ascii: "."),
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[5]),
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[7])
         else { return nil }
         self.init(major: Int(bytes[5] - UInt8(ascii: "0")), minor: Int(bytes[7] - UInt8(ascii: "0")))
     }

@@ -31,7 +31,9 @@ enum HTTPResponseSerializer {
     /// owns) and `Content-Length` when the status allows a body. Returns whether the response
     /// itself asks to close the connection. Streamed and upgraded replies pass
     /// `contentLength: false` and add their own framing.
-    static func appendStatusAndHeaders(of response: HTTPResponse, contentLength: Bool = true, _ append: (UnsafeRawBufferPointer) -> Void) -> Bool {
+    static func appendStatusAndHeaders(of response: HTTPResponse, contentLength: Bool = true, _ append: (UnsafeRawBufferPointer) -> Void)
+        -> Bool
+    {
         func text(_ string: String) {
             var string = string
             string.withUTF8 { append(UnsafeRawBufferPointer($0)) }

@@ -76,9 +76,11 @@ final class FoundationUpstream: @unchecked Sendable {
                 if HTTPHeaders.sameName(name, "Content-Encoding") || HTTPHeaders.sameName(name, "Content-Length") { continue }
                 headers.add(name: name, value: value)
             }
-            completion(.success(UpstreamResponse(
-                status: http.statusCode, reason: HTTPStatus.reasonPhrase(for: http.statusCode),
-                headers: HopByHop.strip(headers), body: body)))
+            completion(
+                .success(
+                    UpstreamResponse(
+                        status: http.statusCode, reason: HTTPStatus.reasonPhrase(for: http.statusCode),
+                        headers: HopByHop.strip(headers), body: body)))
         }
         task.resume()
         return task

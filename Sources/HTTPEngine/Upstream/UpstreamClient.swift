@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+
 #if canImport(Glibc)
 import Glibc
 import CSystemShims
@@ -79,7 +80,9 @@ public final class UpstreamClient: @unchecked Sendable {
 
     /// Sends `request`; `completion` runs once, on the client's loop thread.
     @discardableResult
-    public func send(_ request: UpstreamRequest, completion: @escaping @Sendable (Result<UpstreamResponse, UpstreamError>) -> Void) -> UpstreamCall {
+    public func send(_ request: UpstreamRequest, completion: @escaping @Sendable (Result<UpstreamResponse, UpstreamError>) -> Void)
+        -> UpstreamCall
+    {
         let call = UpstreamCall(client: self)
         #if canImport(Darwin)
         if request.scheme == "https" {

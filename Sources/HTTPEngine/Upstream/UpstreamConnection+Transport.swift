@@ -66,7 +66,7 @@ extension UpstreamConnection {
         guard let tls, let exchange else { return close() }
         switch tls.handshake() {
         case .done:
-            begin(exchange)   // cancels the connect timer, which bounded the handshake too
+            begin(exchange) // cancels the connect timer, which bounded the handshake too
         case .wantRead:
             setWriting(false)
         case .wantWrite:

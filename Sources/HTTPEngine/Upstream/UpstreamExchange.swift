@@ -10,7 +10,9 @@ final class UpstreamExchange: @unchecked Sendable {
     /// A reused connection died before any response byte: one retry on a fresh connection.
     var retried = false
 
-    init(request: UpstreamRequest, client: UpstreamClient, completion: @escaping @Sendable (Result<UpstreamResponse, UpstreamError>) -> Void) {
+    init(
+        request: UpstreamRequest, client: UpstreamClient, completion: @escaping @Sendable (Result<UpstreamResponse, UpstreamError>) -> Void
+    ) {
         self.request = request
         self.client = client
         self.completion = completion
@@ -24,7 +26,8 @@ final class UpstreamExchange: @unchecked Sendable {
         for field in HopByHop.strip(request.headers) {
             if HTTPHeaders.sameName(field.name, "Host") || HTTPHeaders.sameName(field.name, "Content-Length") { continue }
             guard !field.name.isEmpty, field.name.utf8.allSatisfy(HTTPRequestParser.isTokenByte),
-                  !field.value.utf8.contains(where: { $0 == 13 || $0 == 10 }) else { continue }
+                !field.value.utf8.contains(where: { $0 == 13 || $0 == 10 })
+            else { continue }
             text += "\(field.name): \(field.value)\r\n"
         }
         let method = request.method.uppercased()

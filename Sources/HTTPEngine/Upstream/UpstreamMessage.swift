@@ -31,7 +31,10 @@ public struct UpstreamRequest: Sendable {
     /// alone (see `UpstreamBodyStream`).
     package var bodyStream: UpstreamBodyStream?
 
-    public init(method: String, scheme: String = "http", host: String, port: Int, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    public init(
+        method: String, scheme: String = "http", host: String, port: Int, target: String, headers: HTTPHeaders = HTTPHeaders(),
+        body: [UInt8] = []
+    ) {
         self.method = method
         self.scheme = scheme
         self.host = host
@@ -44,7 +47,9 @@ public struct UpstreamRequest: Sendable {
     /// Splits an absolute `http://` or `https://` URL. Throws `UpstreamError.invalidURL`.
     public init(method: String, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) throws(UpstreamError) {
         let parsed = try UpstreamURL(url)
-        self.init(method: method, scheme: parsed.scheme, host: parsed.host, port: parsed.port, target: parsed.target, headers: headers, body: body)
+        self.init(
+            method: method, scheme: parsed.scheme, host: parsed.host, port: parsed.port, target: parsed.target, headers: headers, body: body
+        )
     }
 
     var endpoint: UpstreamEndpoint { UpstreamEndpoint(host: host, port: port, secure: scheme == "https") }
@@ -84,7 +89,11 @@ package struct UpstreamURL: Sendable {
             guard let close = authority.firstIndex(of: "]") else { throw .invalidURL(text, "unclosed [ in the host") }
             host = authority[authority.index(after: authority.startIndex)..<close]
             let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { throw .invalidURL(text, "unexpected text after the host") }
+            if after.hasPrefix(":") {
+                portText = after.dropFirst()
+            } else if !after.isEmpty {
+                throw .invalidURL(text, "unexpected text after the host")
+            }
         } else if let colon = authority.lastIndex(of: ":") {
             host = authority[..<colon]
             portText = authority[authority.index(after: colon)...]
@@ -118,7 +127,8 @@ public struct UpstreamResponse: Sendable {
     public var headers: HTTPHeaders
     public var body: [UInt8]
 
-    public init(status: Int, reason: String = "", version: HTTPVersion = .http1_1, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    public init(status: Int, reason: String = "", version: HTTPVersion = .http1_1, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [])
+    {
         self.status = status
         self.reason = reason
         self.version = version

@@ -120,7 +120,9 @@ struct UpstreamResponseParser {
                 if size == 0 {
                     state = .trailers
                 } else {
-                    guard response.body.count + size <= maxBodyBytes else { throw Failure(reason: "body larger than \(maxBodyBytes) bytes") }
+                    guard response.body.count + size <= maxBodyBytes else {
+                        throw Failure(reason: "body larger than \(maxBodyBytes) bytes")
+                    }
                     state = .chunkData(remaining: size)
                 }
             case .chunkData(let remaining):
@@ -172,7 +174,8 @@ struct UpstreamResponseParser {
         }
         // RFC 9110 §15: three digits, 100 to 599; anything else (999) is not a status to pass on.
         guard parts[1].count == 3, parts[1].allSatisfy({ (48...57).contains($0) }),
-              let status = Int(String(decoding: parts[1], as: UTF8.self)), (100...599).contains(status) else {
+            let status = Int(String(decoding: parts[1], as: UTF8.self)), (100...599).contains(status)
+        else {
             throw Failure(reason: "bad status code in \"\(String(decoding: statusLine.prefix(80), as: UTF8.self))\"")
         }
         response.version = version
@@ -215,7 +218,8 @@ struct UpstreamResponseParser {
             state = .chunkSize
             return
         }
-        let lengths = Set(framing.values(for: "Content-Length").flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) })
+        let lengths = Set(
+            framing.values(for: "Content-Length").flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) })
         if let only = lengths.first {
             guard lengths.count == 1, let length = Int(only), length >= 0 else { throw Failure(reason: "bad Content-Length") }
             guard length <= maxBodyBytes else { throw Failure(reason: "body larger than \(maxBodyBytes) bytes") }

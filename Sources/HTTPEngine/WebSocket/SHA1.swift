@@ -22,7 +22,8 @@ package enum SHA1 {
             for t in 16..<80 { w[t] = rotateLeft(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1) }
             var (a, b, c, d, e) = h
             for t in 0..<80 {
-                let f: UInt32, k: UInt32
+                let f: UInt32
+                let k: UInt32
                 switch t {
                 case 0..<20: f = (b & c) | (~b & d); k = 0x5A82_7999
                 case 20..<40: f = b ^ c ^ d; k = 0x6ED9_EBA1
@@ -41,7 +42,10 @@ package enum SHA1 {
         var digest: [UInt8] = []
         digest.reserveCapacity(20)
         for word in [h.0, h.1, h.2, h.3, h.4] {
-            digest += [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
+            digest += [
+                UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
+                UInt8(truncatingIfNeeded: word),
+            ]
         }
         return digest
     }

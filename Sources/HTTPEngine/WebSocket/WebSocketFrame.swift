@@ -54,7 +54,8 @@ package struct WebSocketFrame: Equatable {
     package static func decode(_ bytes: ArraySlice<UInt8>, maxPayload: Int) throws(Violation) -> (frame: WebSocketFrame, consumed: Int)? {
         guard bytes.count >= 2 else { return nil }
         let start = bytes.startIndex
-        let first = bytes[start], second = bytes[start + 1]
+        let first = bytes[start]
+        let second = bytes[start + 1]
         guard first & 0x70 == 0 else { throw Violation(code: 1002, reason: "reserved bits set without an extension") }
         guard let opcode = Opcode(rawValue: first & 0x0F) else { throw Violation(code: 1002, reason: "unknown opcode \(first & 0x0F)") }
         let fin = first & 0x80 != 0

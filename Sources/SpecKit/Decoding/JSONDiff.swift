@@ -52,7 +52,8 @@ enum JSONDiff {
 
     /// `.title` for plain keys, `["first name"]` otherwise.
     static func component(_ key: String) -> String {
-        let plain = key.first.map { $0.isLetter || $0 == "_" } == true
+        let plain =
+            key.first.map { $0.isLetter || $0 == "_" } == true
             && key.allSatisfy { ($0.isLetter || $0.isNumber || $0 == "_") && $0.isASCII }
         return plain ? "." + key : "[" + JSONValue.quote(key) + "]"
     }

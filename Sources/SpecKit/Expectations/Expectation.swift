@@ -235,7 +235,8 @@ public struct Expectation<Value> {
                     if RunningScenario.ofCaller?.isAsync == true {
                         // Spinning the run loop from inside a main-actor task cannot run
                         // other main-actor work (Nimble #1006), so say how to wait instead.
-                        message += "\n(this scenario is async: wait with `await expect(…).toEventually(…)` "
+                        message +=
+                            "\n(this scenario is async: wait with `await expect(…).toEventually(…)` "
                             + "in an `await` step so main-actor work can run)"
                     }
                     fail(message, description)

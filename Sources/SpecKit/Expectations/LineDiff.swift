@@ -34,7 +34,8 @@ enum LineDiff {
 
     /// Longest-common-subsequence alignment.
     private static func align(_ a: [String], _ b: [String]) -> [Line] {
-        let n = a.count, m = b.count
+        let n = a.count
+        let m = b.count
         if n == 0 { return b.map { .added($0) } }
         if m == 0 { return a.map { .removed($0) } }
         var table = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
@@ -43,7 +44,8 @@ enum LineDiff {
                 table[i][j] = a[i] == b[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
             }
         }
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         var out: [Line] = []
         while i < n, j < m {
             if a[i] == b[j] {

@@ -86,8 +86,9 @@ public struct Requirement<Value> {
         _ matcher: Matcher<Value>, timeout: TimeInterval? = nil, pollInterval: TimeInterval? = nil,
         description: String? = nil, isolation: isolated (any Actor)? = #isolation
     ) async throws -> Value {
-        guard await expectation.toEventually(
-            matcher, timeout: timeout, pollInterval: pollInterval, description: description)
+        guard
+            await expectation.toEventually(
+                matcher, timeout: timeout, pollInterval: pollInterval, description: description)
         else { throw RequirementFailure(message: "requirement timed out") }
         return try value(description)
     }

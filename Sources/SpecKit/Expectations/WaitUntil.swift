@@ -14,7 +14,7 @@ import Foundation
 /// ``PollingDefaults/timeout``. Fails at the caller's line when `done` is not called in time;
 /// a second call of `done` is ignored. In async code use the `await` form.
 @available(*, noasync, message: "in async code write `await waitUntil { done in … }`")
-@_disfavoredOverload  // so `await waitUntil { done in … }` in async code picks the async form
+@_disfavoredOverload // so `await waitUntil { done in … }` in async code picks the async form
 public func waitUntil(
     timeout: TimeInterval? = nil, file: StaticString = #filePath, line: UInt = #line,
     action: (@escaping @Sendable () -> Void) throws -> Void

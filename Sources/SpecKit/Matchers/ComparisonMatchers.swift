@@ -56,7 +56,8 @@ public func beCloseTo<T: FloatingPoint>(_ expected: [T], within delta: T = T(1) 
             return MatchResult(false, expectation: expectation, actual: got + " (\(value.count) elements, not \(expected.count))")
         }
         if let index = value.indices.first(where: { !(abs(value[$0] - expected[$0]) <= delta) }) {
-            return MatchResult(false, expectation: expectation, actual: got + " (element [\(index)] is off by \(abs(value[index] - expected[index])))")
+            return MatchResult(
+                false, expectation: expectation, actual: got + " (element [\(index)] is off by \(abs(value[index] - expected[index])))")
         }
         return MatchResult(true, expectation: expectation, actual: got)
     }

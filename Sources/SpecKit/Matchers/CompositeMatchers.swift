@@ -99,7 +99,8 @@ public func containElementSatisfying<S: Sequence>(
     _ predicate: @escaping (S.Element) throws -> Bool, _ description: String = ""
 ) -> Matcher<S> {
     Matcher { actual in
-        let expectation = description.isEmpty
+        let expectation =
+            description.isEmpty
             ? "contain an element satisfying the condition" : "contain an element satisfying \(description)"
         guard let value = try actual.evaluate() else {
             return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")

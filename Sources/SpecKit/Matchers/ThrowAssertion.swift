@@ -23,8 +23,9 @@ public func throwAssertion<T>() -> Matcher<T> {
         case .trapped(let signal):
             return MatchResult(true, expectation: expectation, actual: "a trap (\(TrapProbe.signalName(signal)))")
         case .crashed(let signal):
-            return MatchResult(false, expectation: expectation,
-                               actual: "a crash by \(TrapProbe.signalName(signal)), which is not a Swift trap")
+            return MatchResult(
+                false, expectation: expectation,
+                actual: "a crash by \(TrapProbe.signalName(signal)), which is not a Swift trap")
         case .returned:
             return MatchResult(false, expectation: expectation, actual: "no assertion")
         case .exited(let code):

@@ -22,7 +22,7 @@ enum ProcessFork {
 
     static func fork() -> Result {
         #if canImport(Glibc)
-        fflush(nil)  // flush every stream so buffered output is not written twice
+        fflush(nil) // flush every stream so buffered output is not written twice
         let pid = Glibc.fork()
         #elseif os(macOS)
         typealias CFork = @convention(c) () -> pid_t
@@ -33,8 +33,9 @@ enum ProcessFork {
         fflush(nil)
         let pid = unsafeBitCast(symbol, to: CFork.self)()
         #else
-        return .unsupported("throwAssertion is unavailable on iOS, tvOS, watchOS and visionOS (devices and simulators): "
-            + "it runs the expression in a forked child process, which these platforms do not allow; run this check on macOS or Linux")
+        return .unsupported(
+            "throwAssertion is unavailable on iOS, tvOS, watchOS and visionOS (devices and simulators): "
+                + "it runs the expression in a forked child process, which these platforms do not allow; run this check on macOS or Linux")
         #endif
         #if canImport(Glibc) || os(macOS)
         if pid < 0 { return .failed(errno) }

@@ -169,8 +169,10 @@ final class ReportStore: @unchecked Sendable {
             try AtomicFile.write(Data(JUnitRenderer.render(ordered, context: context).utf8), to: junitURL)
             try AtomicFile.write(Data(HTMLReportRenderer.render(ordered, context: context).utf8), to: htmlReportURL)
             if announce {
-                print("SpecKit: living document \(livingDocURL.path), JUnit \(junitURL.path), HTML \(htmlReportURL.path) "
-                    + "(\(ordered.count) scenario\(ordered.count == 1 ? "" : "s")\(partial ? ", this run's merged into the previous report" : ""))")
+                print(
+                    "SpecKit: living document \(livingDocURL.path), JUnit \(junitURL.path), HTML \(htmlReportURL.path) "
+                        + "(\(ordered.count) scenario\(ordered.count == 1 ? "" : "s")\(partial ? ", this run's merged into the previous report" : ""))"
+                )
             }
             return ordered
         }
@@ -231,7 +233,7 @@ enum RunScope {
                 continue
             }
             if argument.hasPrefix("-") { continue }
-            return true  // XCTest's selected test names (one per process under --parallel)
+            return true // XCTest's selected test names (one per process under --parallel)
         }
         return false
     }

@@ -31,7 +31,8 @@ enum ScenarioSnapshots {
                 record.reference = record.reference.map { clip($0, path: record.path) }
                 let bytes = (record.actual?.utf8.count ?? 0) + (record.reference?.utf8.count ?? 0)
                 if collected.textBytes + bytes > maximumScenarioTextBytes {
-                    let note = "(not kept: this scenario's snapshots passed \(maximumScenarioTextBytes / 1024 / 1024) MB of text; see \(record.path))"
+                    let note =
+                        "(not kept: this scenario's snapshots passed \(maximumScenarioTextBytes / 1024 / 1024) MB of text; see \(record.path))"
                     record.actual = note
                     record.reference = record.reference == nil ? nil : note
                 } else {
@@ -61,19 +62,21 @@ enum ScenarioSnapshots {
 
 extension SnapshotRecord {
     init(_ event: SnapshotEvent) {
-        let outcome: Outcome = switch event.outcome {
-        case .matched: .matched
-        case .mismatched: .mismatched
-        case .recorded: .recorded
-        case .missing: .missing
-        case .failed: .failed
-        }
+        let outcome: Outcome =
+            switch event.outcome {
+            case .matched: .matched
+            case .mismatched: .mismatched
+            case .recorded: .recorded
+            case .missing: .missing
+            case .failed: .failed
+            }
         self.init(
             name: event.name, identifier: event.identifier, path: event.referencePath, outcome: outcome,
             actual: event.actual, reference: event.reference, summary: event.summary,
             screen: event.screen.map {
-                Screen(language: $0.language, rightToLeft: $0.rightToLeft, device: $0.device, orientation: $0.orientation,
-                       columns: $0.columns, rows: $0.rows)
+                Screen(
+                    language: $0.language, rightToLeft: $0.rightToLeft, device: $0.device, orientation: $0.orientation,
+                    columns: $0.columns, rows: $0.rows)
             },
             line: event.line)
     }

@@ -190,7 +190,8 @@ enum DeclarationMisuse {
         #if canImport(ObjectiveC)
         // Xcode's diamond on `testFeature()`: run the feature's scenarios in this test, once.
         if let spec = ReportObserver.currentTestCase as? FeatureSpec,
-           RuntimeTestName.method(of: spec.name) == "testFeature" {
+            RuntimeTestName.method(of: spec.name) == "testFeature"
+        {
             // Listed beside its scenarios (XCTest's own listing finds both): they run themselves.
             if SuitePlan.includes(type(of: spec), anyOf: type(of: spec).registeredScenarioMethods) { return }
             if spec.claimAnchorRun() { spec.runWholeFeatureFromAnchor() }

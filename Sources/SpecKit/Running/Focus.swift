@@ -42,8 +42,10 @@ enum Focus {
         case refuseOnCI(String)
     }
 
-    static func decide(_ scenario: ScenarioDefinition, isCI: Bool = SpecSettings.isCI,
-                       allowFocus: Bool = SpecSettings.allowFocus) -> Decision {
+    static func decide(
+        _ scenario: ScenarioDefinition, isCI: Bool = SpecSettings.isCI,
+        allowFocus: Bool = SpecSettings.allowFocus
+    ) -> Decision {
         guard isActive else { return .run }
         announceOnce(isCI: isCI, allowFocus: allowFocus)
         // A declaration problem is never hidden, not even by focus.
@@ -68,7 +70,9 @@ enum Focus {
                 + "\(total - focused.count) are skipped (fit / fScenario / fdescribe / fcontext / fFeature).",
         ]
         for scenario in focused.prefix(20) {
-            lines.append("SpecKit:   focused: \(scenario.testName) (\(DisplayPath.relativeToCurrentDirectory(scenario.site.path)):\(scenario.site.line))")
+            lines.append(
+                "SpecKit:   focused: \(scenario.testName) (\(DisplayPath.relativeToCurrentDirectory(scenario.site.path)):\(scenario.site.line))"
+            )
         }
         if focused.count > 20 { lines.append("SpecKit:   … and \(focused.count - 20) more") }
         if isCI && !allowFocus {

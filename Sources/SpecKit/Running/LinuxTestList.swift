@@ -27,10 +27,13 @@ extension FeatureSpec {
         let reserved = Set(ordinary.map(\.0))
         let scenarios = onMainActor { UncheckedSendable(T.selectedScenarios(reservedNames: reserved)) }.value
         var tests: [(String, XCTestCaseClosure)] = scenarios.map { scenario in
-            (scenario.testName, { testCase in
-                let spec = UncheckedSendable(testCase as! FeatureSpec)
-                try onMainActor { try ScenarioRunner.run(scenario, in: spec.value) }
-            })
+            (
+                scenario.testName,
+                { testCase in
+                    let spec = UncheckedSendable(testCase as! FeatureSpec)
+                    try onMainActor { try ScenarioRunner.run(scenario, in: spec.value) }
+                }
+            )
         }
         tests += ordinary.map { name, body in
             (name, { testCase in try body(testCase as! T) })

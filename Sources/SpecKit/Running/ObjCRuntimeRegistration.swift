@@ -69,7 +69,8 @@ extension FeatureSpec {
                 // A throwing method (`…AndReturnError:`, as Swift bridges `func test_x() throws`), so a
                 // skip reaches XCTest as XCTSkip and Xcode shows "skipped", as the living document does.
                 if !class_addMethod(self, selector, imp_implementationWithBlock(block), throwingMethodEncoding) {
-                    scenario.problem = scenario.problem ?? "SpecKit could not add the test method \"\(method)\" "
+                    scenario.problem =
+                        scenario.problem ?? "SpecKit could not add the test method \"\(method)\" "
                         + "for \"\(scenario.testName)\": \(String(describing: self)) already has a method of that name; rename the scenario"
                 }
             }
@@ -106,7 +107,8 @@ extension FeatureSpec {
     /// x86_64 macOS and the x86_64 simulator, so a hard-coded `"B@:^@"` was wrong on Intel.
     private static let throwingMethodEncoding: String = {
         if let method = class_getInstanceMethod(XCTestCase.self, NSSelectorFromString("setUpWithError:")),
-           let encoding = method_getTypeEncoding(method) {
+            let encoding = method_getTypeEncoding(method)
+        {
             return String(cString: encoding)
         }
         #if arch(x86_64)
@@ -145,7 +147,8 @@ extension FeatureSpec {
         // A subclass of a spec inherits the spec's scenario methods; XCTest's own listing would run
         // them on the subclass. They are the superclass's scenarios: say so instead of running them twice.
         guard ObjectIdentifier(type(of: self)) == ObjectIdentifier(owner) else {
-            errorOut?.pointee = XCTSkip("\"\(scenario.testName)\" is a scenario of \(String(describing: owner)); it runs there")
+            errorOut?.pointee =
+                XCTSkip("\"\(scenario.testName)\" is a scenario of \(String(describing: owner)); it runs there")
                 as NSError
             return false
         }

@@ -133,7 +133,8 @@ enum FailureRecording {
     /// A failure from a scenario that already timed out: printed with its scenario's name, never
     /// recorded on whichever test runs now.
     static func lateFailure(_ message: String, of run: RunningScenario, file: String, line: Int) {
-        let text = "\(file):\(line): SpecKit: late failure in timed-out scenario \"\(run.recorder.scenario.testName)\" "
+        let text =
+            "\(file):\(line): SpecKit: late failure in timed-out scenario \"\(run.recorder.scenario.testName)\" "
             + "(reported after BDD_SCENARIO_TIMEOUT, not charged to the test running now): \(message)\n"
         FileHandle.standardError.write(Data(text.utf8))
     }
@@ -164,7 +165,6 @@ enum ErrorText {
         ErrorDescription.describe(error)
     }
 }
-
 
 /// Runs `body` and returns the failure messages that SpecKit expectations and
 /// helpers (`expect`, `TestObserver`, …) recorded, instead of failing the

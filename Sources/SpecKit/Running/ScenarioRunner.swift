@@ -130,7 +130,8 @@ enum ScenarioRunner {
 
     private static func reportRunCalls(_ calls: Int, _ around: AroundHook, _ run: RunningScenario) {
         guard calls != 1, run.recorder.skipReason == nil else { return }
-        let message = calls == 0
+        let message =
+            calls == 0
             ? "[aroundEach] never called run(), so the scenario did not run"
             : "[aroundEach] called run() \(calls) times; the scenario ran once"
         FailureRecording.record(message, file: around.site.file, line: around.site.line, expected: true)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -44,8 +45,10 @@ enum SuiteHooks {
         var failure: String?
         for entry in befores {
             let failures = captureFailures {
-                do { try entry.body() } catch { FailureRecording.record(
-                    "threw " + ErrorText.describe(error), file: entry.site.file, line: entry.site.line) }
+                do { try entry.body() } catch {
+                    FailureRecording.record(
+                        "threw " + ErrorText.describe(error), file: entry.site.file, line: entry.site.line)
+                }
             }
             if let first = failures.first {
                 failure = "beforeSuite (\(DisplayPath.relativeToCurrentDirectory(entry.site.path)):\(entry.site.line)) failed: \(first)"
@@ -101,8 +104,10 @@ enum SuiteHooks {
 
     private static func failures(of entry: Entry) -> [String] {
         captureFailures {
-            do { try entry.body() } catch { FailureRecording.record(
-                "threw " + ErrorText.describe(error), file: entry.site.file, line: entry.site.line) }
+            do { try entry.body() } catch {
+                FailureRecording.record(
+                    "threw " + ErrorText.describe(error), file: entry.site.file, line: entry.site.line)
+            }
         }
     }
 }

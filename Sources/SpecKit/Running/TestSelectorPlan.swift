@@ -80,11 +80,13 @@ struct TestSelectorPlan {
         if !method.hasPrefix("test") { problems.append("does not begin with \"test\" (XCTest lists only such methods)") }
         if method == "testFeature" { problems.append("is SpecKit's anchor method") }
         if method.hasSuffix("AndReturnError") { problems.append("ends in \"AndReturnError\" (XCTest strips it from names)") }
-        for (character, why) in [(" ", "SwiftPM on macOS splits test names on spaces"),
-                                 ("[", "SwiftPM splits on brackets"), ("]", "SwiftPM splits on brackets"),
-                                 (":", "a selector with a colon takes arguments"),
-                                 (",", "xctest -XCTest separates tests with commas"),
-                                 ("/", "a test identifier separates class and method with a slash")]
+        for (character, why) in [
+            (" ", "SwiftPM on macOS splits test names on spaces"),
+            ("[", "SwiftPM splits on brackets"), ("]", "SwiftPM splits on brackets"),
+            (":", "a selector with a colon takes arguments"),
+            (",", "xctest -XCTest separates tests with commas"),
+            ("/", "a test identifier separates class and method with a slash"),
+        ]
         where method.contains(character) {
             problems.append("contains \"\(character)\" (\(why))")
         }

@@ -17,7 +17,9 @@ public func Given(
     _ text: String, table: DataTable, file: StaticString = #filePath, line: UInt = #line,
     _ body: @MainActor (DataTable) async throws -> Void
 ) async {
-    await StepRunner.run("Given", text, CallSite(file: file, line: line), attachment: StepAttachment(table: table)) { try await body(table) }
+    await StepRunner.run("Given", text, CallSite(file: file, line: line), attachment: StepAttachment(table: table)) {
+        try await body(table)
+    }
 }
 
 /// `Given` with a doc string: `Given("the payload", docString: json) { text in … }`.

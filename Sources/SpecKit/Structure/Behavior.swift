@@ -34,9 +34,11 @@ public func itBehavesLike<Context>(
     context: @escaping () -> Context
 ) {
     let box = UncheckedSendable(context)
-    declareGroup(.context, behavior.name, nil, tags, nil, CallSite(file: file, line: line), {
-        behavior.spec(box.value)
-    })
+    declareGroup(
+        .context, behavior.name, nil, tags, nil, CallSite(file: file, line: line),
+        {
+            behavior.spec(box.value)
+        })
 }
 
 /// A focused ``itBehavesLike(_:tags:file:line:context:)``.
@@ -45,9 +47,11 @@ public func fitBehavesLike<Context>(
     context: @escaping () -> Context
 ) {
     let box = UncheckedSendable(context)
-    declareGroup(.context, behavior.name, nil, tags, nil, CallSite(file: file, line: line), {
-        behavior.spec(box.value)
-    }, focused: true)
+    declareGroup(
+        .context, behavior.name, nil, tags, nil, CallSite(file: file, line: line),
+        {
+            behavior.spec(box.value)
+        }, focused: true)
 }
 
 /// Quick's string-named shared examples: declare them once per spec process (in any Feature body,
@@ -71,17 +75,19 @@ public func itBehavesLike(
 ) {
     let box = UncheckedSendable(context)
     let site = CallSite(file: file, line: line)
-    declareGroup(.context, name, nil, tags, nil, site, {
-        guard let examples = SharedExamples.registry[name] else {
-            let known = SharedExamples.registry.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-            SpecCollector.active?.addProblem(
-                "itBehavesLike(\"\(name)\"): no sharedExamples named \"\(name)\" were declared before it "
-                    + "(known: \(known.isEmpty ? "none" : known))",
-                title: "\(name) (unknown shared examples)", site: site)
-            return
-        }
-        examples(box.value)
-    })
+    declareGroup(
+        .context, name, nil, tags, nil, site,
+        {
+            guard let examples = SharedExamples.registry[name] else {
+                let known = SharedExamples.registry.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+                SpecCollector.active?.addProblem(
+                    "itBehavesLike(\"\(name)\"): no sharedExamples named \"\(name)\" were declared before it "
+                        + "(known: \(known.isEmpty ? "none" : known))",
+                    title: "\(name) (unknown shared examples)", site: site)
+                return
+            }
+            examples(box.value)
+        })
 }
 
 @MainActor

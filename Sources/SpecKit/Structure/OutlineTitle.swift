@@ -30,7 +30,7 @@ enum OutlineTitle {
         }
         return mirror.children.enumerated().map { index, child in
             var name = child.label ?? "\(index)"
-            if name.hasPrefix(".") { name.removeFirst() }  // unlabeled tuple elements are ".0", ".1"
+            if name.hasPrefix(".") { name.removeFirst() } // unlabeled tuple elements are ".0", ".1"
             return ExampleField(name: name, value: text(of: child.value))
         }
     }

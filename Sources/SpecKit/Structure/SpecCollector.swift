@@ -114,7 +114,8 @@ final class SpecCollector {
             var problem: String?
             if !filled.missing.isEmpty {
                 let known = fields.map(\.name).joined(separator: ", ")
-                problem = "ScenarioOutline \"\(title)\": example \(index + 1) has no field named "
+                problem =
+                    "ScenarioOutline \"\(title)\": example \(index + 1) has no field named "
                     + filled.missing.map { "<\($0)>" }.joined(separator: ", ")
                     + " (its fields: \(known.isEmpty ? "none" : known))"
             }
@@ -130,9 +131,11 @@ final class SpecCollector {
     /// A declaration mistake becomes a test that fails with the explanation,
     /// so it can never be silently dropped.
     func addProblem(_ message: String, title: String, site: CallSite) {
-        let group = stack.last ?? SpecGroup(
-            kind: .feature, title: specName, tags: [], parent: nil, pendingReason: nil, site: site,
-            featureIndex: featureCount)
+        let group =
+            stack.last
+            ?? SpecGroup(
+                kind: .feature, title: specName, tags: [], parent: nil, pendingReason: nil, site: site,
+                featureIndex: featureCount)
         scenarios.append(
             ScenarioDefinition(
                 keyword: "Scenario", group: group, title: title, tags: [], body: nil, pendingReason: nil,

@@ -110,7 +110,8 @@ public struct DecodingFailure: Error, CustomStringConvertible, SpecKitFailureDes
     private static func detail(_ context: DecodingError.Context) -> String {
         var text = context.debugDescription
         if let underlying = context.underlyingError {
-            let reason = (underlying as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            let reason =
+                (underlying as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
                 ?? String(describing: underlying)
             if !text.contains(reason) { text += " (\(reason))" }
         }

@@ -74,8 +74,11 @@ public struct RecordedRequest: Sendable, Equatable {
     /// `GET /api/v1/stories?client_id=x 200 Stubs/stories_conf.json#0 1.2ms`, as the log prints it.
     public var summary: String {
         let target = query.map { "\(uri)?\($0)" } ?? uri
-        let answeredBy = stub ?? rejection.map { "refused: \($0)" }
-            ?? nearMiss.map { "no match (closest: \($0.stub)\($0.differences.isEmpty ? "" : ", " + $0.differences.joined(separator: "; ")))" }
+        let answeredBy =
+            stub ?? rejection.map { "refused: \($0)" }
+            ?? nearMiss.map {
+                "no match (closest: \($0.stub)\($0.differences.isEmpty ? "" : ", " + $0.differences.joined(separator: "; ")))"
+            }
             ?? "no match"
         return "\(method) \(target) \(status) \(answeredBy) \(String(format: "%.1f", durationMilliseconds))ms"
     }
@@ -93,7 +96,9 @@ public struct RecordedRequest: Sendable, Equatable {
         object.set("bodyTruncated", .bool(bodyTruncated))
         object.set("stub", stub.map(JSONValue.string) ?? .null)
         object.set("source", source.map(JSONValue.string) ?? .null)
-        func missJSON(_ miss: NearMiss) -> JSONValue { ["stub": .string(miss.stub), "differences": .array(miss.differences.map(JSONValue.string))] }
+        func missJSON(_ miss: NearMiss) -> JSONValue {
+            ["stub": .string(miss.stub), "differences": .array(miss.differences.map(JSONValue.string))]
+        }
         object.set("nearMiss", nearMiss.map(missJSON) ?? .null)
         object.set("nearMisses", .array(nearMisses.map(missJSON)))
         object.set("status", .number(JSONNumber(status)))
@@ -106,7 +111,8 @@ public struct RecordedRequest: Sendable, Equatable {
     /// Reads what `json` wrote; nil when a required field is missing.
     public init?(json: JSONValue) {
         guard let sequence = json["sequence"]?.intValue, let method = json["method"]?.stringValue,
-              let uri = json["uri"]?.stringValue, let status = json["status"]?.intValue else { return nil }
+            let uri = json["uri"]?.stringValue, let status = json["status"]?.intValue
+        else { return nil }
         self.sequence = sequence
         self.method = method
         self.uri = uri

@@ -109,7 +109,8 @@ extension SSEEvent {
         if data.isEmpty { throw StubEncodingError(path: path + ".data", reason: "an event needs at least one data line") }
         for (key, value) in [("event", event), ("id", id)] + data.map({ ("data", Optional($0)) }) {
             if let value, value.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
-                throw StubEncodingError(path: path + "." + key, reason: "an event field cannot contain a line break; give data as separate lines")
+                throw StubEncodingError(
+                    path: path + "." + key, reason: "an event field cannot contain a line break; give data as separate lines")
             }
         }
         var object = JSONObject()
@@ -117,7 +118,9 @@ extension SSEEvent {
         object.set("data", data.count == 1 ? .string(data[0]) : .array(data.map(JSONValue.string)))
         if let id { object.set("id", .string(id)) }
         if let retry {
-            guard retry > 0 else { throw StubEncodingError(path: path + ".retry", reason: "retry is a positive number of milliseconds, got \(retry)") }
+            guard retry > 0 else {
+                throw StubEncodingError(path: path + ".retry", reason: "retry is a positive number of milliseconds, got \(retry)")
+            }
             object.set("retry", .number(JSONNumber(retry)))
         }
         if let delay { object.set("delay", try ResponseDefinition.milliseconds(delay, at: path + ".delay")) }
@@ -130,9 +133,13 @@ extension Dribble {
         switch self {
         case .chunks(let count, let duration):
             guard count > 0 else { throw StubEncodingError(path: path + ".chunks", reason: "expected at least 1 chunk, got \(count)") }
-            return ["chunks": .number(JSONNumber(count)), "duration": try ResponseDefinition.milliseconds(duration, at: path + ".duration")]
+            return [
+                "chunks": .number(JSONNumber(count)), "duration": try ResponseDefinition.milliseconds(duration, at: path + ".duration"),
+            ]
         case .bytesPerSecond(let rate):
-            guard rate > 0 else { throw StubEncodingError(path: path + ".bytes_per_second", reason: "expected a positive number of bytes, got \(rate)") }
+            guard rate > 0 else {
+                throw StubEncodingError(path: path + ".bytes_per_second", reason: "expected a positive number of bytes, got \(rate)")
+            }
             return ["bytes_per_second": .number(JSONNumber(rate))]
         }
     }
@@ -150,7 +157,8 @@ extension WebSocketEndpoint {
             for (index, session) in sessions.enumerated() {
                 let reply = session.response
                 if reply.content == nil && reply.group == nil && reply.broadcast == nil {
-                    throw StubEncodingError(path: "\(path).sessions[\(index)].response", reason: "a reply needs text, a file, a group or a broadcast")
+                    throw StubEncodingError(
+                        path: "\(path).sessions[\(index)].response", reason: "a reply needs text, a file, a group or a broadcast")
                 }
                 var value = JSONObject()
                 switch reply.content {
@@ -194,7 +202,8 @@ extension ResourceDefinition {
         case (false, .some): throw StubEncodingError(path: path + ".id", reason: "only a sub-resource has an id")
         case (false, nil): break
         }
-        for (key, entries) in [("get", get), ("post", post), ("put", put), ("delete", delete), ("head", head), ("patch", patch)] where !entries.isEmpty {
+        for (key, entries) in [("get", get), ("post", post), ("put", put), ("delete", delete), ("head", head), ("patch", patch)]
+        where !entries.isEmpty {
             var list: [JSONValue] = []
             for (index, entry) in entries.enumerated() {
                 var value = JSONObject()
@@ -207,7 +216,9 @@ extension ResourceDefinition {
         }
         if !resources.isEmpty {
             var list: [JSONValue] = []
-            for (index, sub) in resources.enumerated() { list.append(try sub.encodedMocoJSON(isSub: true, at: "\(path).resource[\(index)]")) }
+            for (index, sub) in resources.enumerated() {
+                list.append(try sub.encodedMocoJSON(isSub: true, at: "\(path).resource[\(index)]"))
+            }
             object.set("resource", .array(list))
         }
         return .object(object)

@@ -36,7 +36,10 @@ extension StubDefinition {
         }
         if let resource {
             try requireAlone("resource", allowing: [])
-            if response != nil { throw StubEncodingError(path: "response", reason: "a resource session has no response of its own; put responses in the resource's entries") }
+            if response != nil {
+                throw StubEncodingError(
+                    path: "response", reason: "a resource session has no response of its own; put responses in the resource's entries")
+            }
             object.set("resource", try resource.encodedMocoJSON(isSub: false, at: "resource"))
             return .object(object)
         }
@@ -44,7 +47,9 @@ extension StubDefinition {
             var bare = ResponseDefinition()
             bare.websocket = endpoint
             guard response == bare, request == RequestPattern(method: .equal("GET"), uri: .equal(endpoint.uri)) else {
-                throw StubEncodingError(path: "response.websocket", reason: "a websocket endpoint stands alone; build the session with StubDefinition.websocket(_:)")
+                throw StubEncodingError(
+                    path: "response.websocket",
+                    reason: "a websocket endpoint stands alone; build the session with StubDefinition.websocket(_:)")
             }
             try requireAlone("websocket", allowing: ["request", "response"])
             object.set("websocket", try endpoint.encodedMocoJSON(at: "websocket"))
@@ -219,7 +224,9 @@ extension ResponseDefinition {
         if let dribble { object.set("dribble", try dribble.encodedMocoJSON(at: path + ".dribble")) }
         if let fault { object.set("fault", .string(fault.rawValue)) }
         if websocket != nil {
-            throw StubEncodingError(path: path + ".websocket", reason: "a websocket endpoint is a session of its own; build it with StubDefinition.websocket(_:)")
+            throw StubEncodingError(
+                path: path + ".websocket",
+                reason: "a websocket endpoint is a session of its own; build it with StubDefinition.websocket(_:)")
         }
         return .object(object)
     }
@@ -229,7 +236,8 @@ extension ResponseDefinition {
     static func milliseconds(_ duration: Duration, at path: String) throws(StubEncodingError) -> JSONValue {
         let (seconds, attoseconds) = duration.components
         guard seconds >= 0, attoseconds >= 0, Double(seconds) <= StubDurationLimit.maximumSeconds else {
-            throw StubEncodingError(path: path, reason: "\(duration) is not a duration moco JSON can hold (0 up to \(StubDurationLimit.maximumDescription))")
+            throw StubEncodingError(
+                path: path, reason: "\(duration) is not a duration moco JSON can hold (0 up to \(StubDurationLimit.maximumDescription))")
         }
         let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         if nanoseconds % 1_000_000 == 0 { return .number(JSONNumber(Int(nanoseconds / 1_000_000))) }

@@ -71,7 +71,9 @@ public struct RequestPattern: Sendable, Hashable {
     }
 
     /// `POST uri` with optional form or JSON body conditions.
-    public static func post(_ uri: TextMatcher, forms: KeyedMatchers = [:], json: JSONValue? = nil, headers: KeyedMatchers = [:]) -> RequestPattern {
+    public static func post(_ uri: TextMatcher, forms: KeyedMatchers = [:], json: JSONValue? = nil, headers: KeyedMatchers = [:])
+        -> RequestPattern
+    {
         RequestPattern(method: "POST", uri: uri, headers: headers, forms: forms, json: json)
     }
 

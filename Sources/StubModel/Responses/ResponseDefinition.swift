@@ -81,12 +81,16 @@ public struct ResponseDefinition: Sendable, Hashable {
     }
 
     /// A file's bytes, read per request; content type from its extension.
-    public static func file(_ name: TextValue, charset: String? = nil, status: Int? = nil, headers: [ResponseHeader] = []) -> ResponseDefinition {
+    public static func file(_ name: TextValue, charset: String? = nil, status: Int? = nil, headers: [ResponseHeader] = [])
+        -> ResponseDefinition
+    {
         ResponseDefinition(body: .file(FileSource(name: name, charset: charset)), status: status, headers: headers)
     }
 
     /// A file's bytes, read per request; content type from its extension.
-    public static func file(_ name: String, charset: String? = nil, status: Int? = nil, headers: [ResponseHeader] = []) -> ResponseDefinition {
+    public static func file(_ name: String, charset: String? = nil, status: Int? = nil, headers: [ResponseHeader] = [])
+        -> ResponseDefinition
+    {
         file(.literal(name), charset: charset, status: status, headers: headers)
     }
 

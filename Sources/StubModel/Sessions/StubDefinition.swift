@@ -80,7 +80,9 @@ public struct StubDefinition: Sendable {
     }
 
     /// `{"mount": {"dir": …, "uri": …, …}}`: files of `dir` under `uri`; `response` adds headers, status, latency….
-    public static func mount(_ mount: MountDefinition, response: ResponseDefinition = ResponseDefinition(), scope: StubScope = StubScope()) -> StubDefinition {
+    public static func mount(_ mount: MountDefinition, response: ResponseDefinition = ResponseDefinition(), scope: StubScope = StubScope())
+        -> StubDefinition
+    {
         var definition = StubDefinition(request: nil, response: response, scope: scope)
         definition.mount = mount
         return definition

@@ -49,7 +49,10 @@ final class AdminEndpoint: @unchecked Sendable {
             return Self.error(Failure(status: refusal.status, message: refusal.message))
         }
         if let token, !authorized(request, token: token) && !Self.dashboardAccess(request, token: token) {
-            var reply = Self.error(Failure(status: 401, message: "the admin API needs \"Authorization: Bearer TOKEN\" (the --admin-token the server was started with)"))
+            var reply = Self.error(
+                Failure(
+                    status: 401,
+                    message: "the admin API needs \"Authorization: Bearer TOKEN\" (the --admin-token the server was started with)"))
             if case .response(var response) = reply.payload {
                 response.headers.add(name: "WWW-Authenticate", value: "Bearer realm=\"stubserver admin\"")
                 reply = HTTPReply(.response(response))
@@ -88,7 +91,8 @@ final class AdminEndpoint: @unchecked Sendable {
 
     /// Compares every byte whatever the first difference, so timing says nothing about the token.
     private static func same(_ given: String, _ token: String) -> Bool {
-        let given = Array(given.utf8), wanted = Array(token.utf8)
+        let given = Array(given.utf8)
+        let wanted = Array(token.utf8)
         var difference = given.count == wanted.count ? 0 : 1
         for index in 0..<min(given.count, wanted.count) { difference |= Int(given[index] ^ wanted[index]) }
         return difference == 0
@@ -121,7 +125,9 @@ final class AdminEndpoint: @unchecked Sendable {
             let workingDirectory = server.options.workingDirectory ?? FileManager.default.currentDirectoryPath
             let scope = StubScope(confinedTo: workingDirectory, workingDirectory: workingDirectory)
             let sessions = decoder.decodeAdminSessions(root, scope: scope)
-            let problems = decoder.diagnostics + HeaderValueCheck.diagnostics(in: root, file: "request body", bytes: bytes, besides: decoder.diagnostics)
+            let problems =
+                decoder.diagnostics
+                + HeaderValueCheck.diagnostics(in: root, file: "request body", bytes: bytes, besides: decoder.diagnostics)
             guard problems.isEmpty else { throw ConfigError(problems) }
             let ids: [String]
             do {
@@ -160,7 +166,9 @@ final class AdminEndpoint: @unchecked Sendable {
         case ("GET", "contract-violations", 1):
             guard server.options.openAPI != nil else { throw Failure(status: 409, message: ContractCheckNotEnabled().description) }
             let violations = server.journal.entries.flatMap(\.contractViolations)
-            return Self.json(["violations": .array(violations.map(ContractViolationJSON.json)), "checked": .number(JSONNumber(server.journal.count))])
+            return Self.json([
+                "violations": .array(violations.map(ContractViolationJSON.json)), "checked": .number(JSONNumber(server.journal.count)),
+            ])
         case ("GET", "scenarios", 1):
             return Self.json(["scenarios": .array(server.scenarios().map { ["name": .string($0.name), "state": .string($0.state)] })])
         case ("POST", "scenarios", 2) where segments[1] == "reset":
@@ -189,18 +197,25 @@ final class AdminEndpoint: @unchecked Sendable {
         default:
             let known = ["health", "stubs", "requests", "contract-violations", "scenarios", "reset", "shutdown", "ui"]
             if known.contains(segments.first ?? "") {
-                throw Failure(status: 405, message: "\(method) \(Self.prefix)\(path) is not an admin call; see docs/stub-server.md#admin-api")
+                throw Failure(
+                    status: 405, message: "\(method) \(Self.prefix)\(path) is not an admin call; see docs/stub-server.md#admin-api")
             }
-            throw Failure(status: 404, message: "no admin call at \(Self.prefix)\(path); calls: \(known.map { Self.prefix + "/" + $0 }.joined(separator: ", "))")
+            throw Failure(
+                status: 404,
+                message: "no admin call at \(Self.prefix)\(path); calls: \(known.map { Self.prefix + "/" + $0 }.joined(separator: ", "))")
         }
     }
 
     static func reportJSON(_ report: ReceivedRequestsReport) -> JSONValue {
         [
             "count": .number(JSONNumber(report.matchCount)), "total": .number(JSONNumber(report.totalCount)),
-            "nearMisses": .array(report.nearMisses.map {
-                ["request": .string($0.request), "status": .number(JSONNumber($0.status)), "differences": .array($0.differences.map(JSONValue.string))]
-            }),
+            "nearMisses": .array(
+                report.nearMisses.map {
+                    [
+                        "request": .string($0.request), "status": .number(JSONNumber($0.status)),
+                        "differences": .array($0.differences.map(JSONValue.string)),
+                    ]
+                }),
         ]
     }
 
@@ -208,7 +223,7 @@ final class AdminEndpoint: @unchecked Sendable {
     private static func placed(_ diagnostic: ConfigDiagnostic, root: JSONNode, bytes: [UInt8], single: Bool) -> ConfigDiagnostic {
         var placed = diagnostic
         placed.file = "request body"
-        if single, placed.path.hasPrefix("[") , let close = placed.path.firstIndex(of: "]") {
+        if single, placed.path.hasPrefix("["), let close = placed.path.firstIndex(of: "]") {
             placed.path = String(placed.path[placed.path.index(after: close)...])
         }
         if placed.position == nil, let offset = root.offset(atPath: placed.path) {
@@ -222,9 +237,11 @@ final class AdminEndpoint: @unchecked Sendable {
         do throws(JSONSyntaxError) {
             return (try JSONParser.parse(request.body), request.body)
         } catch {
-            throw Failure(status: 400, message: "malformed JSON: \(error.message)", diagnostics: [
-                ConfigDiagnostic(file: "request body", path: "", message: "malformed JSON: \(error.message)", position: error.position)
-            ])
+            throw Failure(
+                status: 400, message: "malformed JSON: \(error.message)",
+                diagnostics: [
+                    ConfigDiagnostic(file: "request body", path: "", message: "malformed JSON: \(error.message)", position: error.position)
+                ])
         }
     }
 
@@ -253,17 +270,20 @@ final class AdminEndpoint: @unchecked Sendable {
     static func error(_ failure: Failure) -> HTTPReply {
         var object: JSONObject = ["error": .string(failure.message)]
         if !failure.diagnostics.isEmpty {
-            object.set("diagnostics", .array(failure.diagnostics.map { diagnostic in
-                var item: JSONObject = [
-                    "file": .string(diagnostic.file), "path": .string(diagnostic.path), "message": .string(diagnostic.message),
-                ]
-                if let position = diagnostic.position {
-                    item.set("line", .number(JSONNumber(position.line)))
-                    item.set("column", .number(JSONNumber(position.column)))
-                }
-                item.set("text", .string(diagnostic.description))
-                return .object(item)
-            }))
+            object.set(
+                "diagnostics",
+                .array(
+                    failure.diagnostics.map { diagnostic in
+                        var item: JSONObject = [
+                            "file": .string(diagnostic.file), "path": .string(diagnostic.path), "message": .string(diagnostic.message),
+                        ]
+                        if let position = diagnostic.position {
+                            item.set("line", .number(JSONNumber(position.line)))
+                            item.set("column", .number(JSONNumber(position.column)))
+                        }
+                        item.set("text", .string(diagnostic.description))
+                        return .object(item)
+                    }))
         }
         return json(.object(object), status: failure.status)
     }

@@ -48,10 +48,16 @@ struct AdminRequestGuard: Sendable {
     func refusal(for request: HTTPRequest) -> Refusal? {
         let host = request.headers["Host"]
         if checksHost, let host, !isAllowed(host: host) {
-            return Refusal(status: 403, message: "the admin API refuses Host \(quoted(host)): only localhost, IP addresses and names given with --host or --allowed-host may reach it (this stops DNS rebinding)")
+            return Refusal(
+                status: 403,
+                message:
+                    "the admin API refuses Host \(quoted(host)): only localhost, IP addresses and names given with --host or --allowed-host may reach it (this stops DNS rebinding)"
+            )
         }
         if let origin = request.headers["Origin"], !isOwn(origin: origin, host: host) {
-            return Refusal(status: 403, message: "the admin API refuses requests from other origins (Origin \(quoted(origin))): web pages may not drive it")
+            return Refusal(
+                status: 403,
+                message: "the admin API refuses requests from other origins (Origin \(quoted(origin))): web pages may not drive it")
         }
         if let site = request.headers["Sec-Fetch-Site"]?.trimmingASCIIWhitespace().lowercased(), site != "same-origin", site != "none" {
             return Refusal(status: 403, message: "the admin API refuses requests a browser sent for another site (Sec-Fetch-Site: \(site))")
@@ -62,7 +68,8 @@ struct AdminRequestGuard: Sendable {
             if !request.body.isEmpty || contentType != nil {
                 guard let contentType, Self.isJSON(contentType) else {
                     let given = contentType.map { "Content-Type \(quoted($0))" } ?? "no Content-Type"
-                    return Refusal(status: 415, message: "the admin API takes bodies as \"Content-Type: application/json\" only (got \(given))")
+                    return Refusal(
+                        status: 415, message: "the admin API takes bodies as \"Content-Type: application/json\" only (got \(given))")
                 }
             }
         }
@@ -124,6 +131,6 @@ struct AdminRequestGuard: Sendable {
     }
 }
 
-private extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -22,7 +22,8 @@ struct JournalPage {
                 throw AdminEndpoint.Failure(status: 400, message: "limit: expected a non-negative number, got \(quoted(text))")
             }
             guard value <= Self.maxLimit else {
-                throw AdminEndpoint.Failure(status: 400, message: "limit: at most \(Self.maxLimit) entries a page, got \(value); page with offset")
+                throw AdminEndpoint.Failure(
+                    status: 400, message: "limit: at most \(Self.maxLimit) entries a page, got \(value); page with offset")
             }
             limit = value
         }
@@ -43,7 +44,8 @@ struct JournalPage {
         var bytes = 0
         while end < total && end - start < limit {
             let entry = entries[end]
-            let size = 300 + entry.request.body.count * 2 + entry.request.target.utf8.count
+            let size =
+                300 + entry.request.body.count * 2 + entry.request.target.utf8.count
                 + entry.request.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
             if end > start && bytes + size > Self.maxBytes { break }
             bytes += size

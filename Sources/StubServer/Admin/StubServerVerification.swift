@@ -32,6 +32,7 @@ extension StubServer.Options {
     /// try options.checkContract(against: "Stubs/openapi.yaml")
     /// ```
     public mutating func checkContract(against path: String, workingDirectory: String? = nil) throws {
-        openAPI = try OpenAPILoader(workingDirectory: workingDirectory ?? self.workingDirectory ?? FileManager.default.currentDirectoryPath).load(path)
+        openAPI = try OpenAPILoader(workingDirectory: workingDirectory ?? self.workingDirectory ?? FileManager.default.currentDirectoryPath)
+            .load(path)
     }
 }

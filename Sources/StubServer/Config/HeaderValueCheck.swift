@@ -21,7 +21,9 @@ enum HeaderValueCheck {
     /// Every CR, LF or NUL in header text under `root`, as diagnostics at `prefix`-relative paths.
     /// Paths that already have a diagnostic in `besides` (the decoder's own line-break check
     /// of `headers`) are not reported twice.
-    static func diagnostics(in root: JSONNode, file: String, bytes: [UInt8], prefix: String = "", besides: [ConfigDiagnostic] = []) -> [ConfigDiagnostic] {
+    static func diagnostics(in root: JSONNode, file: String, bytes: [UInt8], prefix: String = "", besides: [ConfigDiagnostic] = [])
+        -> [ConfigDiagnostic]
+    {
         var found: [(path: String, offset: Int, message: String)] = []
         var walker = Walker(prefix: prefix)
         walker.walk(root, inHeaders: false, into: &found)
@@ -76,7 +78,9 @@ enum HeaderValueCheck {
                     if inHeaders, let problem = HeaderValueCheck.problem(in: member.key) {
                         found.append((path, member.keyOffset, "a header or cookie name cannot contain \(problem)"))
                     }
-                    walk(member.value, inHeaders: entering || (!inHeaders && HeaderValueCheck.headerValueKeys.contains(member.key)), into: &found)
+                    walk(
+                        member.value, inHeaders: entering || (!inHeaders && HeaderValueCheck.headerValueKeys.contains(member.key)),
+                        into: &found)
                 }
             case .null, .bool, .number:
                 break

@@ -53,7 +53,8 @@ struct LoadRun {
     }
 
     init(workingDirectory: String, environment: String?) {
-        let absolute = workingDirectory.hasPrefix("/")
+        let absolute =
+            workingDirectory.hasPrefix("/")
             ? workingDirectory : FileManager.default.currentDirectoryPath + "/" + workingDirectory
         self.workingDirectory = "/" + ConfinedFiles.normalizedComponents(absolute).joined(separator: "/")
         self.environment = environment
@@ -91,7 +92,8 @@ struct LoadRun {
                 return
             }
             if files.isEmpty {
-                diagnostics.append(ConfigDiagnostic(file: trimmed, path: "", message: "no file matches this pattern (relative to \(workingDirectory))"))
+                diagnostics.append(
+                    ConfigDiagnostic(file: trimmed, path: "", message: "no file matches this pattern (relative to \(workingDirectory))"))
             }
             for file in files { load(file, inherited: Inherited(), chain: [], origin: nil) }
         } else {
@@ -111,12 +113,16 @@ struct LoadRun {
     private mutating func load(_ file: String, inherited: Inherited, chain: [String], origin: Origin?) {
         var name = displayName(file)
         let key = IncludeKey(
-            file: ConfinedFiles.realPath(file) ?? file, context: inherited.context, fileRoot: inherited.fileRoot, requests: inherited.requests,
+            file: ConfinedFiles.realPath(file) ?? file, context: inherited.context, fileRoot: inherited.fileRoot,
+            requests: inherited.requests,
             responses: inherited.responses)
         if let first = loadedIncludes[key] {
             let warning = "\(quoted(name)) is already loaded (by \(first)) with the same settings; it is loaded once"
             if let origin {
-                warnings.append(ConfigDiagnostic(file: origin.file, path: origin.path, message: warning, position: sources[origin.file].map { SourcePosition.locate(offset: origin.offset, in: $0) }))
+                warnings.append(
+                    ConfigDiagnostic(
+                        file: origin.file, path: origin.path, message: warning,
+                        position: sources[origin.file].map { SourcePosition.locate(offset: origin.offset, in: $0) }))
             } else {
                 warnings.append(ConfigDiagnostic(file: name, path: "", message: warning))
             }
@@ -128,7 +134,10 @@ struct LoadRun {
         loads += 1
         guard loads <= Self.maximumLoads else {
             if loads == Self.maximumLoads + 1 {
-                report(origin, file: name, "more than \(Self.maximumLoads) files loaded (includes that multiply, e.g. each file including the next under two contexts)")
+                report(
+                    origin, file: name,
+                    "more than \(Self.maximumLoads) files loaded (includes that multiply, e.g. each file including the next under two contexts)"
+                )
             }
             return
         }
@@ -162,7 +171,8 @@ struct LoadRun {
         do throws(JSONSyntaxError) {
             root = try JSONParser.parse(bytes)
         } catch {
-            diagnostics.append(ConfigDiagnostic(file: name, path: "", message: "malformed JSON: \(error.message)", position: error.position))
+            diagnostics.append(
+                ConfigDiagnostic(file: name, path: "", message: "malformed JSON: \(error.message)", position: error.position))
             return
         }
         let directory = Self.directory(of: file)
@@ -192,13 +202,14 @@ struct LoadRun {
             if let environment {
                 guard let env = settings.env, env.lowercased() == environment.lowercased() else { continue }
             }
-            loadSettings(settings, file: name, directory: directory, inherited: inherited, chain: chain + [ConfinedFiles.realPath(file) ?? file])
+            loadSettings(
+                settings, file: name, directory: directory, inherited: inherited, chain: chain + [ConfinedFiles.realPath(file) ?? file])
         }
         for session in decoded.sessions[next...] {
             if let matcher = session.request?.file { watchRequestFile(matcher.path, scope: scope) }
         }
         if next == 0 && stubs.isEmpty {
-            stubs = decoded.sessions  // the common single-file case: no copy
+            stubs = decoded.sessions // the common single-file case: no copy
         } else {
             stubs += decoded.sessions[next...]
         }
@@ -218,8 +229,10 @@ struct LoadRun {
             } else if Self.isDirectory(there) {
                 child.fileRoot = there
             } else {
-                report(Origin(file: file, path: path + ".file_root", offset: document(file)?.offset(atPath: path + ".file_root") ?? 0), file: file,
-                       "no directory \(quoted(fileRoot)) (looked in \(displayName(directory)) and the working directory)")
+                report(
+                    Origin(file: file, path: path + ".file_root", offset: document(file)?.offset(atPath: path + ".file_root") ?? 0),
+                    file: file,
+                    "no directory \(quoted(fileRoot)) (looked in \(displayName(directory)) and the working directory)")
                 return
             }
         }
@@ -228,18 +241,24 @@ struct LoadRun {
             var problems: [StubCompileProblem] = []
             let probe = StubDefinition(
                 request: settings.request ?? RequestPattern(), response: settings.response ?? ResponseDefinition(), redirectTo: nil,
-                description: nil, scope: StubScope(confinedTo: child.fileRoot ?? directory, fallbackRoot: workingDirectory, workingDirectory: workingDirectory), reference: nil)
+                description: nil,
+                scope: StubScope(
+                    confinedTo: child.fileRoot ?? directory, fallbackRoot: workingDirectory, workingDirectory: workingDirectory),
+                reference: nil)
             _ = StubCompiler.compile(probe, reference: StubReference(file: file, index: settings.index), problems: &problems)
             for problem in problems {
                 let fullPath = path + problem.path
-                diagnostics.append(ConfigDiagnostic(file: file, path: fullPath, message: problem.message, position: position(file: file, path: fullPath)))
+                diagnostics.append(
+                    ConfigDiagnostic(file: file, path: fullPath, message: problem.message, position: position(file: file, path: fullPath)))
             }
             if !problems.isEmpty { return }
             if let request = settings.request { child.requests.append(request) }
             if let response = settings.response { child.responses.append(response) }
         }
         guard chain.count < Self.maximumIncludeDepth else {
-            report(Origin(file: file, path: path + ".include", offset: settings.includeOffset), file: file, "includes are nested more than \(Self.maximumIncludeDepth) deep")
+            report(
+                Origin(file: file, path: path + ".include", offset: settings.includeOffset), file: file,
+                "includes are nested more than \(Self.maximumIncludeDepth) deep")
             return
         }
         let base = child.fileRoot ?? directory
@@ -274,7 +293,8 @@ struct LoadRun {
                 return
             }
             guard FileManager.default.fileExists(atPath: included) else {
-                let places = child.fileRoot == nil && base != workingDirectory
+                let places =
+                    child.fileRoot == nil && base != workingDirectory
                     ? "looked in \(displayName(base)) and the working directory" : "looked in \(displayName(base))"
                 report(origin, file: file, "cannot read \(quoted(settings.include)): no such file (\(places))")
                 return
@@ -284,7 +304,8 @@ struct LoadRun {
     }
 
     private mutating func watchRequestFile(_ name: String, scope: StubScope) {
-        if case .success(let path) = ConfinedFiles.locate(name, root: scope.fileRoot, fallback: scope.fallbackRoot), !watched.contains(path) {
+        if case .success(let path) = ConfinedFiles.locate(name, root: scope.fileRoot, fallback: scope.fallbackRoot), !watched.contains(path)
+        {
             watched.append(path)
         }
     }
@@ -311,8 +332,10 @@ struct LoadRun {
     func sortedDiagnostics() -> [ConfigDiagnostic] {
         let rank = Dictionary(uniqueKeysWithValues: fileOrder.enumerated().map { ($1, $0) })
         return diagnostics.enumerated().sorted { left, right in
-            let l = left.element, r = right.element
-            let lf = rank[l.file] ?? -1, rf = rank[r.file] ?? -1
+            let l = left.element
+            let r = right.element
+            let lf = rank[l.file] ?? -1
+            let rf = rank[r.file] ?? -1
             if lf != rf { return lf < rf }
             let lp = l.position.map { ($0.line, $0.column) } ?? (0, 0)
             let rp = r.position.map { ($0.line, $0.column) } ?? (0, 0)
@@ -325,9 +348,12 @@ struct LoadRun {
     mutating func finish() throws -> LoadedConfig {
         if let environment, !environmentsSeen.contains(environment.lowercased()) {
             let known = environmentsSeen.isEmpty ? "no entry has an env" : "envs: " + environmentsSeen.joined(separator: ", ")
-            diagnostics.append(ConfigDiagnostic(
-                file: environmentFile ?? "-e", path: "",
-                message: "-e \(quoted(environment)): no settings entry has this env\(Suggestion.didYouMean(environment.lowercased(), among: environmentsSeen)) (\(known))"))
+            diagnostics.append(
+                ConfigDiagnostic(
+                    file: environmentFile ?? "-e", path: "",
+                    message:
+                        "-e \(quoted(environment)): no settings entry has this env\(Suggestion.didYouMean(environment.lowercased(), among: environmentsSeen)) (\(known))"
+                ))
         }
         checkFiles()
         var router: Router?
@@ -339,7 +365,9 @@ struct LoadRun {
                 placed.position = placed.position ?? position(file: diagnostic.file, path: diagnostic.path)
                 // Header text is checked on the JSON (`HeaderValueCheck`) and again when compiled:
                 // the same problem is reported once.
-                if diagnostics.contains(where: { $0.file == placed.file && $0.path == placed.path && $0.message == placed.message }) { continue }
+                if diagnostics.contains(where: { $0.file == placed.file && $0.path == placed.path && $0.message == placed.message }) {
+                    continue
+                }
                 diagnostics.append(placed)
             }
         }

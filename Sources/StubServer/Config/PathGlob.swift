@@ -57,7 +57,8 @@ enum PathGlob {
             if component == "**" {
                 let real = ConfinedFiles.realPath(base.isEmpty ? "/" : base) ?? base
                 guard visited.insert(real).inserted else {
-                    throw Failure(description: "\(quoted(base)) leads back to \(quoted(real)), which \"**\" already walked (a symlink loop)")
+                    throw Failure(
+                        description: "\(quoted(base)) leads back to \(quoted(real)), which \"**\" already walked (a symlink loop)")
                 }
                 try walk(base: base, rest, depth: depth + 1)
                 for child in try entries(base) where PathGlob.isDirectory(base + "/" + child) && !child.hasPrefix(".") {

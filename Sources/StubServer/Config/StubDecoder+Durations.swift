@@ -59,12 +59,18 @@ extension StubDecoder {
             if key.hasSuffix("s") { key.removeLast() }
             guard let unit = Self.units[key] else {
                 let names = ["nanosecond", "microsecond", "millisecond", "second", "minute", "hour", "day"]
-                report(path + ".unit", "unknown unit \(quoted(unitText))\(Suggestion.didYouMean(key, among: names)); units: \(names.joined(separator: ", "))", at: unitNode.offset)
+                report(
+                    path + ".unit",
+                    "unknown unit \(quoted(unitText))\(Suggestion.didYouMean(key, among: names)); units: \(names.joined(separator: ", "))",
+                    at: unitNode.offset)
                 return nil
             }
             let unitSeconds = Double(unit.components.seconds) + Double(unit.components.attoseconds) / 1e18
             guard let bounded = Self.boundedDuration(amount, unitSeconds: unitSeconds) else {
-                report(path + ".duration", "\(amountNode.value.scalarText) \(unitText) is too long; a duration is at most \(Self.maximumDurationDescription)", at: amountNode.offset)
+                report(
+                    path + ".duration",
+                    "\(amountNode.value.scalarText) \(unitText) is too long; a duration is at most \(Self.maximumDurationDescription)",
+                    at: amountNode.offset)
                 return nil
             }
             return bounded

@@ -12,7 +12,9 @@ extension StubDecoder {
         let bodies = ["text", "file", "json", "attachment"].filter { fields[$0] != nil }
         if let sse = fields["sse"] {
             if !bodies.isEmpty {
-                report(path + ".sse", "server-sent events are the body; remove \(bodies.map { "\"\($0)\"" }.joined(separator: " and "))", at: sse.offset)
+                report(
+                    path + ".sse", "server-sent events are the body; remove \(bodies.map { "\"\($0)\"" }.joined(separator: " and "))",
+                    at: sse.offset)
             }
             response.sse = decodeSSE(sse, at: path + ".sse")
         }
@@ -21,14 +23,18 @@ extension StubDecoder {
         }
         if let fault = fields["fault"] {
             if !bodies.isEmpty || fields["seq"] != nil || fields["cycle"] != nil {
-                report(path + ".fault", "a fault sends no response; remove the body (status, headers and latency may stay)", at: fault.offset)
+                report(
+                    path + ".fault", "a fault sends no response; remove the body (status, headers and latency may stay)", at: fault.offset)
             }
             if let text = string(fault, at: path + ".fault") {
                 if let known = ResponseFault(rawValue: text) {
                     response.fault = known
                 } else {
                     let names = ResponseFault.allCases.map(\.rawValue)
-                    report(path + ".fault", "unknown fault \(quoted(text))\(Suggestion.didYouMean(text, among: names)); faults: \(names.joined(separator: ", "))", at: fault.offset)
+                    report(
+                        path + ".fault",
+                        "unknown fault \(quoted(text))\(Suggestion.didYouMean(text, among: names)); faults: \(names.joined(separator: ", "))",
+                        at: fault.offset)
                 }
             }
         }
@@ -39,8 +45,11 @@ extension StubDecoder {
         if let elements = node.elements {
             return ServerSentEvents(events: decodeSSEEvents(elements, node: node, at: path))
         }
-        guard let fields = members(node, at: path, allowed: ["events", "file", "delay"],
-                                   what: "an array of events, {\"events\": […], \"delay\": …} or {\"file\": …}") else { return nil }
+        guard
+            let fields = members(
+                node, at: path, allowed: ["events", "file", "delay"],
+                what: "an array of events, {\"events\": […], \"delay\": …} or {\"file\": …}")
+        else { return nil }
         var sse = ServerSentEvents()
         sse.delay = fields["delay"].flatMap { duration($0, at: path + ".delay") }
         switch (fields["events"], fields["file"]) {
@@ -65,8 +74,11 @@ extension StubDecoder {
         var events: [SSEEvent] = []
         for (index, element) in elements.enumerated() {
             func eventPath() -> String { path + "[\(index)]" }
-            guard let fields = members(element, at: eventPath(), allowed: ["event", "data", "id", "retry", "delay"],
-                                       what: "an event object like {\"event\": \"tick\", \"data\": \"1\"}") else { continue }
+            guard
+                let fields = members(
+                    element, at: eventPath(), allowed: ["event", "data", "id", "retry", "delay"],
+                    what: "an event object like {\"event\": \"tick\", \"data\": \"1\"}")
+            else { continue }
             var event = SSEEvent(data: [])
             switch fields["data"]?.kind {
             case .array(let lines)?:
@@ -83,13 +95,19 @@ extension StubDecoder {
             event.id = fields["id"].flatMap { scalarText($0, at: eventPath() + ".id") }
             if let retry = fields["retry"] {
                 if let value = statusCode(retry, at: eventPath() + ".retry") {
-                    if value > 0 { event.retry = value } else { report(eventPath() + ".retry", "expected a positive number of milliseconds", at: retry.offset) }
+                    if value > 0 {
+                        event.retry = value
+                    } else {
+                        report(eventPath() + ".retry", "expected a positive number of milliseconds", at: retry.offset)
+                    }
                 }
             }
             event.delay = fields["delay"].flatMap { duration($0, at: eventPath() + ".delay") }
             for (key, value) in [("event", event.event), ("id", event.id)] + event.data.map({ ("data", Optional($0)) }) {
                 if let value, value.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
-                    report(eventPath() + "." + key, "an event field cannot contain a line break; give data as an array of lines", at: fields[key]?.offset)
+                    report(
+                        eventPath() + "." + key, "an event field cannot contain a line break; give data as an array of lines",
+                        at: fields[key]?.offset)
                 }
             }
             events.append(event)
@@ -99,8 +117,11 @@ extension StubDecoder {
 
     /// `{"chunks": 10, "duration": 2000}` or `{"bytes_per_second": 4096}`.
     private mutating func decodeDribble(_ node: JSONNode, at path: String) -> Dribble? {
-        guard let fields = members(node, at: path, allowed: ["chunks", "duration", "bytes_per_second"],
-                                   what: "{\"chunks\": 10, \"duration\": 2000} or {\"bytes_per_second\": 4096}") else { return nil }
+        guard
+            let fields = members(
+                node, at: path, allowed: ["chunks", "duration", "bytes_per_second"],
+                what: "{\"chunks\": 10, \"duration\": 2000} or {\"bytes_per_second\": 4096}")
+        else { return nil }
         if let rate = fields["bytes_per_second"] {
             if fields["chunks"] != nil || fields["duration"] != nil {
                 report(path, "use either \"bytes_per_second\" or \"chunks\" with \"duration\"", at: node.offset)

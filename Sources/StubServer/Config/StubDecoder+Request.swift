@@ -59,7 +59,9 @@ extension StubDecoder {
             var allowed = Self.operators
             if allowBody { allowed += ["json", "xml"] }
             guard list.count == 1, let member = list.first else {
-                report(path, "expected a string or one operator such as {\"match\": \"…\"}; operators: \(allowed.joined(separator: ", "))", at: node.offset)
+                report(
+                    path, "expected a string or one operator such as {\"match\": \"…\"}; operators: \(allowed.joined(separator: ", "))",
+                    at: node.offset)
                 return nil
             }
             func operatorPath() -> String { path + JSONPathText.key(member.key) }
@@ -67,9 +69,14 @@ extension StubDecoder {
                 if member.key == "json" || member.key == "xml" {
                     report(operatorPath(), "the \(member.key) operator applies to the body only (text or file)", at: member.keyOffset)
                 } else if member.key == "template" {
-                    report(operatorPath(), "templates belong in responses; a request matches with \(Self.operators.joined(separator: ", "))", at: member.keyOffset)
+                    report(
+                        operatorPath(), "templates belong in responses; a request matches with \(Self.operators.joined(separator: ", "))",
+                        at: member.keyOffset)
                 } else {
-                    report(operatorPath(), "unknown operator\(Suggestion.didYouMean(member.key, among: allowed)); operators: \(allowed.joined(separator: ", "))", at: member.keyOffset)
+                    report(
+                        operatorPath(),
+                        "unknown operator\(Suggestion.didYouMean(member.key, among: allowed)); operators: \(allowed.joined(separator: ", "))",
+                        at: member.keyOffset)
                 }
                 return nil
             }
@@ -113,9 +120,14 @@ extension StubDecoder {
         if node.stringValue != nil {
             return string(node, at: path).map { FileMatcher(path: $0) }
         }
-        guard let fields = members(node, at: path, allowed: ["name", "charset", "json", "xml"], what: "a file name or {\"name\": …, \"charset\": …}") else { return nil }
+        guard
+            let fields = members(
+                node, at: path, allowed: ["name", "charset", "json", "xml"], what: "a file name or {\"name\": …, \"charset\": …}")
+        else { return nil }
         if let json = fields["json"] {
-            guard fields.count == 1 else { report(path, "\"json\" stands alone: {\"json\": \"expected.json\"}", at: node.offset); return nil }
+            guard fields.count == 1 else {
+                report(path, "\"json\" stands alone: {\"json\": \"expected.json\"}", at: node.offset); return nil
+            }
             return string(json, at: path + ".json").map { FileMatcher(path: $0, comparison: .json) }
         }
         if let xml = fields["xml"] {

@@ -2,14 +2,21 @@
 extension StubDecoder {
     mutating func decodeResponse(_ node: JSONNode, at path: String, extraKeys: [String] = []) -> ResponseDefinition? {
         let before = diagnostics.count
-        guard let fields = members(node, at: path, allowed: extraKeys.isEmpty ? Self.responseKeys : Self.responseKeys + extraKeys, unsupported: Self.unsupportedResponseKeys) else { return nil }
+        guard
+            let fields = members(
+                node, at: path, allowed: extraKeys.isEmpty ? Self.responseKeys : Self.responseKeys + extraKeys,
+                unsupported: Self.unsupportedResponseKeys)
+        else { return nil }
         var response = ResponseDefinition()
         let bodyKeys = fields.count > 1 ? ["text", "file", "json"].filter { fields[$0] != nil } : []
         if bodyKeys.count > 1 {
             report(path, "a response has one body; found \(bodyKeys.map { "\"\($0)\"" }.joined(separator: " and "))", at: node.offset)
         }
         if fields["attachment"] != nil && !bodyKeys.isEmpty {
-            report(path + ".attachment", "an attachment carries the body; remove \(bodyKeys.map { "\"\($0)\"" }.joined(separator: " and ")) or the attachment", at: fields["attachment"]?.offset)
+            report(
+                path + ".attachment",
+                "an attachment carries the body; remove \(bodyKeys.map { "\"\($0)\"" }.joined(separator: " and ")) or the attachment",
+                at: fields["attachment"]?.offset)
         }
         if fields["seq"] != nil && fields["cycle"] != nil {
             report(path, "use either \"seq\" or \"cycle\", not both", at: node.offset)
@@ -113,18 +120,28 @@ extension StubDecoder {
         if node.stringValue != nil {
             return string(node, at: path).map { FileSource(name: .literal($0)) }
         }
-        guard let fields = members(node, at: path, allowed: ["name", "charset", "template"], what: "a file name, {\"name\": …, \"charset\": …} or {\"template\": …}") else { return nil }
+        guard
+            let fields = members(
+                node, at: path, allowed: ["name", "charset", "template"],
+                what: "a file name, {\"name\": …, \"charset\": …} or {\"template\": …}")
+        else { return nil }
         if let template = fields["template"] {
             // {"template": "greeting.txt"}: the file's content is a template.
             guard fields.count == 1 else {
-                report(path, "\"template\" names a template file and stands alone; to build the name from the request write {\"name\": {\"template\": \"…\"}}", at: node.offset)
+                report(
+                    path,
+                    "\"template\" names a template file and stands alone; to build the name from the request write {\"name\": {\"template\": \"…\"}}",
+                    at: node.offset)
                 return nil
             }
             func templatePath() -> String { path + ".template" }
             if let name = template.stringValue {
                 return FileSource(name: .literal(name.trimmedAsMoco(trimsText)), rendersContent: true)
             }
-            guard let parts = members(template, at: templatePath(), allowed: ["with", "vars"], what: "a template file name or {\"with\": …, \"vars\": …}") else { return nil }
+            guard
+                let parts = members(
+                    template, at: templatePath(), allowed: ["with", "vars"], what: "a template file name or {\"with\": …, \"vars\": …}")
+            else { return nil }
             guard let with = parts["with"], let name = string(with, at: templatePath() + ".with") else {
                 report(templatePath(), "expected \"with\" (the template file's name)", at: template.offset)
                 return nil
@@ -144,7 +161,10 @@ extension StubDecoder {
         if node.stringValue != nil || node.members == nil {
             return scalarText(node, at: path).map { ResponseCookie(name: name, value: .literal($0)) }
         }
-        guard let fields = members(node, at: path, allowed: ["value", "path", "domain", "secure", "httpOnly", "maxAge", "sameSite", "template"]) else { return nil }
+        guard
+            let fields = members(
+                node, at: path, allowed: ["value", "path", "domain", "secure", "httpOnly", "maxAge", "sameSite", "template"])
+        else { return nil }
         var cookie = ResponseCookie(name: name, value: .literal(""))
         if let template = fields["template"] {
             if fields["value"] != nil { report(path, "a cookie has \"value\" or \"template\", not both", at: node.offset) }

@@ -12,15 +12,20 @@ extension StubDecoder {
     ]
 
     /// `{"mount": {…}}` or `{"resource": {…}}` (with an optional `description`).
-    mutating func decodeServingSession(_ fields: Fields, node: JSONNode, index: Int, scope: StubScope, at path: String, before: Int) -> StubDefinition? {
+    mutating func decodeServingSession(_ fields: Fields, node: JSONNode, index: Int, scope: StubScope, at path: String, before: Int)
+        -> StubDefinition?
+    {
         let kind = fields["mount"] != nil ? "mount" : "resource"
-        for other in ["request", "response", "redirectTo", "mount", "resource", "websocket", "proxy", "on", "scenario"] where other != kind && fields[other] != nil {
-            let hint = kind == "mount" && other == "response" ? "; write the response keys (headers, status, latency…) inside the mount" : ""
+        for other in ["request", "response", "redirectTo", "mount", "resource", "websocket", "proxy", "on", "scenario"]
+        where other != kind && fields[other] != nil {
+            let hint =
+                kind == "mount" && other == "response" ? "; write the response keys (headers, status, latency…) inside the mount" : ""
             report(path + "." + other, "a \(kind) session cannot also have \(quoted(other))\(hint)", at: fields[other]?.offset)
         }
         let description = fields["description"].flatMap { string($0, at: path + ".description", trim: false) }
         var definition = StubDefinition(
-            request: nil, response: nil, redirectTo: nil, description: description, scope: scope, reference: StubReference(file: file, index: index))
+            request: nil, response: nil, redirectTo: nil, description: description, scope: scope,
+            reference: StubReference(file: file, index: index))
         if let mount = fields["mount"] {
             guard let (point, response) = decodeMount(mount, at: path + ".mount") else { return nil }
             definition.mount = point
@@ -37,7 +42,10 @@ extension StubDecoder {
         guard let list = node.members else { return nil }
         let fields = Fields(members: list, count: list.count)
         guard let dirNode = fields["dir"], let uriNode = fields["uri"] else {
-            report(path, "a mount needs \"dir\" (the directory) and \"uri\" (where it is served), e.g. {\"dir\": \"www\", \"uri\": \"/static\"}", at: node.offset)
+            report(
+                path,
+                "a mount needs \"dir\" (the directory) and \"uri\" (where it is served), e.g. {\"dir\": \"www\", \"uri\": \"/static\"}",
+                at: node.offset)
             return nil
         }
         let dir = string(dirNode, at: path + ".dir")
@@ -77,7 +85,9 @@ extension StubDecoder {
             name = text
             let bare = text.hasPrefix("/") ? String(text.dropFirst()) : text
             if bare.isEmpty || bare.contains("/") {
-                report(path + ".name", "expected a resource name such as \"items\" (one path segment), got \(quoted(text))", at: nameNode.offset)
+                report(
+                    path + ".name", "expected a resource name such as \"items\" (one path segment), got \(quoted(text))",
+                    at: nameNode.offset)
             }
         } else if fields["name"] == nil {
             report(path, "a resource needs a \"name\" (its path segment, e.g. \"items\")", at: node.offset)
@@ -115,7 +125,8 @@ extension StubDecoder {
                     decodeResource(element, isSub: true, at: "\(path).resource[\(offset)]")
                 }
             } else {
-                expected("an array of sub-resources like {\"id\": \"*\", \"name\": \"parts\", \"get\": […]}", at: path + ".resource", got: subs)
+                expected(
+                    "an array of sub-resources like {\"id\": \"*\", \"name\": \"parts\", \"get\": […]}", at: path + ".resource", got: subs)
             }
         }
         return diagnostics.count == before ? resource : nil
@@ -143,7 +154,9 @@ extension StubDecoder {
             if let requestFields = requestNode.members {
                 for key in ["uri", "method"] {
                     if let member = requestFields.first(where: { $0.key == key }) {
-                        report(path + ".request." + key, "the resource sets the \(key); an entry's request adds other conditions", at: member.keyOffset)
+                        report(
+                            path + ".request." + key, "the resource sets the \(key); an entry's request adds other conditions",
+                            at: member.keyOffset)
                     }
                 }
             }
@@ -160,7 +173,9 @@ extension StubDecoder {
     /// `true` or an object of moco's keys (or their `Access-Control-*` aliases).
     mutating func decodeCORS(_ node: JSONNode, at path: String) -> CORSPolicy? {
         if case .bool(let flag) = node.kind {
-            if !flag { report(path, "expected true or an object such as {\"allowOrigin\": \"*\"}; leave cors out to disable it", at: node.offset) }
+            if !flag {
+                report(path, "expected true or an object such as {\"allowOrigin\": \"*\"}; leave cors out to disable it", at: node.offset)
+            }
             return flag ? CORSPolicy() : nil
         }
         guard let list = node.members else {
@@ -174,7 +189,10 @@ extension StubDecoder {
             func memberPath() -> String { path + JSONPathText.key(member.key) }
             guard let key = Self.corsKeys.first(where: { $0.name == member.key || $0.alias.lowercased() == member.key.lowercased() }) else {
                 let names = Self.corsKeys.map(\.name)
-                report(memberPath(), "unknown key\(Suggestion.didYouMean(member.key, among: names)); cors keys: \(names.joined(separator: ", ")) (or their Access-Control-* names)", at: member.keyOffset)
+                report(
+                    memberPath(),
+                    "unknown key\(Suggestion.didYouMean(member.key, among: names)); cors keys: \(names.joined(separator: ", ")) (or their Access-Control-* names)",
+                    at: member.keyOffset)
                 continue
             }
             guard seen.insert(key.name).inserted else {
@@ -184,7 +202,9 @@ extension StubDecoder {
             switch key.name {
             case "allowOrigin":
                 if let text = string(member.value, at: memberPath()) {
-                    if text.isEmpty { report(memberPath(), "expected an origin such as \"https://app.example\" or \"*\"", at: member.value.offset) }
+                    if text.isEmpty {
+                        report(memberPath(), "expected an origin such as \"https://app.example\" or \"*\"", at: member.value.offset)
+                    }
                     policy.allowOrigin = text
                 }
             case "allowMethods": policy.allowMethods = corsList(member.value, at: memberPath())

@@ -4,7 +4,9 @@ extension StubDecoder {
     mutating func decodeFile(_ root: JSONNode, scope: StubScope) -> Decoded {
         guard let elements = root.elements else {
             if root.members != nil {
-                report("", "expected an array of sessions like [{\"request\": …, \"response\": …}], got an object; wrap it in [ … ]", at: root.offset)
+                report(
+                    "", "expected an array of sessions like [{\"request\": …, \"response\": …}], got an object; wrap it in [ … ]",
+                    at: root.offset)
             } else {
                 expected("an array of sessions", at: "", got: root)
             }
@@ -31,11 +33,15 @@ extension StubDecoder {
         let before = diagnostics.count
         guard let fields = members(node, at: path, allowed: Self.settingsKeys, unsupported: Self.unsupportedSessionKeys) else { return nil }
         guard let includeNode = fields["include"] else {
-            report(path, "a settings entry needs \"include\" (the file or glob its context, file_root, env, request and response apply to)", at: node.offset)
+            report(
+                path, "a settings entry needs \"include\" (the file or glob its context, file_root, env, request and response apply to)",
+                at: node.offset)
             return nil
         }
         let include = string(includeNode, at: path + ".include")
-        if let include, include.isEmpty { report(path + ".include", "expected a file name or glob, got an empty string", at: includeNode.offset) }
+        if let include, include.isEmpty {
+            report(path + ".include", "expected a file name or glob, got an empty string", at: includeNode.offset)
+        }
         let context = fields["context"].flatMap { string($0, at: path + ".context") }
         let fileRoot = fields["file_root"].flatMap { string($0, at: path + ".file_root") }
         let env = fields["env"].flatMap { string($0, at: path + ".env") }
@@ -51,9 +57,11 @@ extension StubDecoder {
         _ node: JSONNode, index: Int, scope: StubScope, at path: String
     ) -> StubDefinition? {
         let before = diagnostics.count
-        guard let fields = members(
-            node, at: path, allowed: Self.sessionKeys, unsupported: Self.unsupportedSessionKeys,
-            suggest: Self.sessionSuggestions) else { return nil }
+        guard
+            let fields = members(
+                node, at: path, allowed: Self.sessionKeys, unsupported: Self.unsupportedSessionKeys,
+                suggest: Self.sessionSuggestions)
+        else { return nil }
         if fields["mount"] != nil || fields["resource"] != nil {
             return decodeServingSession(fields, node: node, index: index, scope: scope, at: path, before: before)
         }
@@ -66,7 +74,9 @@ extension StubDecoder {
         let description = fields["description"].flatMap { string($0, at: path + ".description", trim: false) }
         let onComplete = fields["on"].flatMap { eventSettings($0, at: path + ".on") }
         if let proxy = fields["proxy"] {
-            return proxySession(proxy, fields: fields, node: node, index: index, scope: scope, description: description, onComplete: onComplete, before: before, at: path)
+            return proxySession(
+                proxy, fields: fields, node: node, index: index, scope: scope, description: description, onComplete: onComplete,
+                before: before, at: path)
         }
         if fields["response"] != nil && fields["redirectTo"] != nil {
             report(path, "a session has either \"response\" or \"redirectTo\", not both", at: node.offset)
@@ -118,7 +128,9 @@ extension StubDecoder {
         var sessions: [StubDefinition] = []
         for (index, element) in elements.enumerated() {
             if let list = element.members, let key = list.first(where: { Self.settingsOnlyKeys.contains($0.key) })?.key {
-                report("[\(index)]" + JSONPathText.key(key), "settings entries (include, context, file_root, env) are not accepted here; post sessions", at: element.offset)
+                report(
+                    "[\(index)]" + JSONPathText.key(key),
+                    "settings entries (include, context, file_root, env) are not accepted here; post sessions", at: element.offset)
                 continue
             }
             if let session = decodeSession(element, index: index, scope: scope, at: "[\(index)]") { sessions.append(session) }

@@ -27,7 +27,8 @@ extension StubDecoder {
 
     mutating func templateValue(_ node: JSONNode, at path: String) -> TextValue? {
         if let text = node.stringValue { return .template(text.trimmedAsMoco(trimsText)) }
-        guard let fields = members(node, at: path, allowed: ["with", "vars"], what: "a template string or {\"with\": …, \"vars\": …}") else { return nil }
+        guard let fields = members(node, at: path, allowed: ["with", "vars"], what: "a template string or {\"with\": …, \"vars\": …}")
+        else { return nil }
         guard let with = fields["with"] else {
             report(path, "expected \"with\" (the template text)", at: node.offset)
             return nil
@@ -37,7 +38,10 @@ extension StubDecoder {
         return .template(source, vars: vars)
     }
 
-    static let extractorNames = ["json_path", "jsonPath", "jsonPaths", "json_paths", "xpath", "xpaths", "header", "headers", "query", "queries", "form", "forms", "cookie", "cookies"]
+    static let extractorNames = [
+        "json_path", "jsonPath", "jsonPaths", "json_paths", "xpath", "xpaths", "header", "headers", "query", "queries", "form", "forms",
+        "cookie", "cookies",
+    ]
 
     static func extractor(_ kind: String, _ argument: String) -> TemplateVariable? {
         switch kind {
@@ -69,7 +73,9 @@ extension StubDecoder {
             }
             switch member.value.kind {
             case .string, .number, .bool:
-                if let text = scalarText(member.value, at: memberPath()) { result.entries.append(.init(name: member.key, value: .literal(text))) }
+                if let text = scalarText(member.value, at: memberPath()) {
+                    result.entries.append(.init(name: member.key, value: .literal(text)))
+                }
             case .object(let extractor):
                 let kinds = Self.extractorNames
                 guard extractor.count == 1, let only = extractor.first else {
@@ -77,7 +83,10 @@ extension StubDecoder {
                     continue
                 }
                 guard Self.extractorNames.contains(only.key) else {
-                    report(memberPath() + JSONPathText.key(only.key), "unknown extractor\(Suggestion.didYouMean(only.key, among: kinds)); extractors: json_path, xpath, header, query, form, cookie", at: only.keyOffset)
+                    report(
+                        memberPath() + JSONPathText.key(only.key),
+                        "unknown extractor\(Suggestion.didYouMean(only.key, among: kinds)); extractors: json_path, xpath, header, query, form, cookie",
+                        at: only.keyOffset)
                     continue
                 }
                 guard let argument = string(only.value, at: memberPath() + JSONPathText.key(only.key)) else { continue }

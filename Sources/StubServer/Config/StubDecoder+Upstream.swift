@@ -7,7 +7,10 @@ extension StubDecoder {
     mutating func decodeUpstreamKeys(_ fields: Fields, into response: inout ResponseDefinition, node: JSONNode, at path: String) {
         let exclusive = ["proxy", "record", "replay"].filter { fields[$0] != nil }
         if exclusive.count > 1 {
-            report(path, "a response uses one of \"proxy\", \"record\" and \"replay\"; found \(exclusive.map { "\"\($0)\"" }.joined(separator: " and "))", at: node.offset)
+            report(
+                path,
+                "a response uses one of \"proxy\", \"record\" and \"replay\"; found \(exclusive.map { "\"\($0)\"" }.joined(separator: " and "))",
+                at: node.offset)
         }
         let bodies = ["text", "file", "json", "attachment", "seq", "cycle", "sse"].filter { fields[$0] != nil }
         if let key = exclusive.first, !bodies.isEmpty {
@@ -27,10 +30,14 @@ extension StubDecoder {
         before: Int, at path: String
     ) -> StubDefinition? {
         for key in ["request", "response", "redirectTo"] where fields[key] != nil {
-            report(path + "." + key, "a session-level proxy stands alone (it matches every uri under \"from\"); put \"proxy\" inside a response to combine it with a request", at: fields[key]?.offset)
+            report(
+                path + "." + key,
+                "a session-level proxy stands alone (it matches every uri under \"from\"); put \"proxy\" inside a response to combine it with a request",
+                at: fields[key]?.offset)
         }
         guard let definition = proxyDefinition(proxy, sessionLevel: true, at: path + ".proxy"), diagnostics.count == before,
-              case .batch(let from, _) = definition.target else { return nil }
+            case .batch(let from, _) = definition.target
+        else { return nil }
         var request = RequestPattern()
         request.uri = .match(NSRegularExpressionEscaping.escape(Self.normalizedPrefix(from)) + "(/.*)?")
         var response = ResponseDefinition()
@@ -53,7 +60,10 @@ extension StubDecoder {
     mutating func proxyDefinition(_ node: JSONNode, sessionLevel: Bool, at path: String) -> ProxyDefinition? {
         if node.stringValue != nil {
             guard !sessionLevel else {
-                report(path, "a session-level proxy needs \"from\" and \"to\"; a single url belongs in a response: {\"response\": {\"proxy\": …}}", at: node.offset)
+                report(
+                    path,
+                    "a session-level proxy needs \"from\" and \"to\"; a single url belongs in a response: {\"response\": {\"proxy\": …}}",
+                    at: node.offset)
                 return nil
             }
             guard let url = string(node, at: path) else { return nil }
@@ -61,11 +71,18 @@ extension StubDecoder {
             return ProxyDefinition(url: url)
         }
         let before = diagnostics.count
-        guard let fields = members(node, at: path, allowed: ["url", "from", "to", "failover", "playback"], what: "a URL or {\"url\": …} / {\"from\": …, \"to\": …}") else { return nil }
+        guard
+            let fields = members(
+                node, at: path, allowed: ["url", "from", "to", "failover", "playback"],
+                what: "a URL or {\"url\": …} / {\"from\": …, \"to\": …}")
+        else { return nil }
         let target: ProxyDefinition.Target?
         if let urlNode = fields["url"] {
             if sessionLevel {
-                report(path + ".url", "a session-level proxy needs \"from\" and \"to\"; a single url belongs in a response: {\"response\": {\"proxy\": …}}", at: urlNode.offset)
+                report(
+                    path + ".url",
+                    "a session-level proxy needs \"from\" and \"to\"; a single url belongs in a response: {\"response\": {\"proxy\": …}}",
+                    at: urlNode.offset)
             }
             if fields["from"] != nil || fields["to"] != nil {
                 report(path, "use either \"url\" or \"from\" with \"to\", not both", at: node.offset)
@@ -75,12 +92,18 @@ extension StubDecoder {
             target = url.map(ProxyDefinition.Target.url)
         } else if fields["from"] != nil || fields["to"] != nil {
             guard let fromNode = fields["from"], let toNode = fields["to"] else {
-                report(path, fields["from"] == nil ? "\"to\" needs \"from\" (the uri prefix to forward)" : "\"from\" needs \"to\" (the upstream URL prefix)", at: node.offset)
+                report(
+                    path,
+                    fields["from"] == nil
+                        ? "\"to\" needs \"from\" (the uri prefix to forward)" : "\"from\" needs \"to\" (the upstream URL prefix)",
+                    at: node.offset)
                 return nil
             }
             let from = string(fromNode, at: path + ".from")
             let to = string(toNode, at: path + ".to")
-            if let from, from.isEmpty { report(path + ".from", "expected a uri prefix such as \"/api\", got an empty string", at: fromNode.offset) }
+            if let from, from.isEmpty {
+                report(path + ".from", "expected a uri prefix such as \"/api\", got an empty string", at: fromNode.offset)
+            }
             if let to { _ = checkURL(to, at: path + ".to", offset: toNode.offset) }
             target = from.flatMap { from in to.map { ProxyDefinition.Target.batch(from: from, to: $0) } }
         } else {
@@ -115,7 +138,8 @@ extension StubDecoder {
             if file.isEmpty { report(path, "expected a file name, got an empty string", at: node.offset); return nil }
             return SavedExchanges(file: file)
         }
-        guard let fields = members(node, at: path, allowed: ["file", "status"], what: "a file name or {\"file\": …, \"status\": […]}") else { return nil }
+        guard let fields = members(node, at: path, allowed: ["file", "status"], what: "a file name or {\"file\": …, \"status\": […]}")
+        else { return nil }
         guard let fileNode = fields["file"] else {
             report(path, "expected \"file\" (where exchanges are saved)", at: node.offset)
             return nil
@@ -129,7 +153,11 @@ extension StubDecoder {
             for (offset, element) in list.enumerated() {
                 let elementPath = statusNode.elements == nil ? path + ".status" : path + ".status[\(offset)]"
                 if let code = statusCode(element, at: elementPath) {
-                    if (100...599).contains(code) { statuses.append(code) } else { report(elementPath, "expected a status code from 100 to 599, got \(code)", at: element.offset) }
+                    if (100...599).contains(code) {
+                        statuses.append(code)
+                    } else {
+                        report(elementPath, "expected a status code from 100 to 599, got \(code)", at: element.offset)
+                    }
                 }
             }
             if list.isEmpty { report(path + ".status", "expected at least one status code", at: statusNode.offset) }
@@ -146,7 +174,11 @@ extension StubDecoder {
             if identifier.isEmpty { report(path, "expected an identifier, got an empty string", at: node.offset); return nil }
             return RecordDefinition(identifier: .literal(identifier))
         }
-        guard let fields = members(node, at: path, allowed: ["group", "identifier", "tape"] + extraKeys, what: "an identifier or {\"group\": …, \"identifier\": …, \"tape\": …}") else { return nil }
+        guard
+            let fields = members(
+                node, at: path, allowed: ["group", "identifier", "tape"] + extraKeys,
+                what: "an identifier or {\"group\": …, \"identifier\": …, \"tape\": …}")
+        else { return nil }
         let before = diagnostics.count
         let group = fields["group"].flatMap { string($0, at: path + ".group") }
         if let group, group.isEmpty { report(path + ".group", "expected a group name, got an empty string", at: fields["group"]?.offset) }
@@ -194,13 +226,17 @@ extension StubDecoder {
         guard let fields = members(complete, at: completePath(), allowed: ["get", "post", "async", "latency"]) else { return nil }
         let methods = ["get", "post"].filter { fields[$0] != nil }
         guard methods.count == 1, let methodKey = methods.first, let action = fields[methodKey] else {
-            report(completePath(), methods.isEmpty ? "expected \"get\" or \"post\" (the call to fire)" : "expected one of \"get\" and \"post\", not both", at: complete.offset)
+            report(
+                completePath(),
+                methods.isEmpty ? "expected \"get\" or \"post\" (the call to fire)" : "expected one of \"get\" and \"post\", not both",
+                at: complete.offset)
             return nil
         }
         let async = fields["async"].flatMap { boolean($0, at: completePath() + ".async") } ?? false
         let latency = fields["latency"].flatMap { duration($0, at: completePath() + ".latency") }
         if fields["latency"] != nil && !async {
-            report(completePath() + ".latency", "latency applies to async events only; add \"async\": \"true\"", at: fields["latency"]?.offset)
+            report(
+                completePath() + ".latency", "latency applies to async events only; add \"async\": \"true\"", at: fields["latency"]?.offset)
         }
         func actionPath() -> String { completePath() + "." + methodKey }
         let allowed = methodKey == "get" ? ["url", "headers"] : ["url", "content", "json", "headers"]
@@ -223,7 +259,9 @@ extension StubDecoder {
         if let headerNode = parts["headers"] {
             if let list = headerNode.members {
                 for member in list {
-                    if let value = textValue(member.value, at: actionPath() + ".headers" + JSONPathText.key(member.key), acceptScalars: true) {
+                    if let value = textValue(
+                        member.value, at: actionPath() + ".headers" + JSONPathText.key(member.key), acceptScalars: true)
+                    {
                         headers.append(ResponseHeader(name: member.key, value: value))
                     }
                 }
@@ -233,6 +271,7 @@ extension StubDecoder {
         }
         guard diagnostics.count == before, let url else { return nil }
         return EventDefinition(
-            method: methodKey == "get" ? .get : .post, url: url, content: content, json: json, headers: headers, async: async, latency: latency)
+            method: methodKey == "get" ? .get : .post, url: url, content: content, json: json, headers: headers, async: async,
+            latency: latency)
     }
 }

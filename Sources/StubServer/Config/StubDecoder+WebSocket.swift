@@ -6,7 +6,9 @@ extension StubDecoder {
     ) -> StubDefinition? {
         let before = diagnostics.count
         for other in ["request", "response", "redirectTo", "proxy", "on", "scenario"] where session[other] != nil {
-            report(path + "." + other, "a websocket session stands alone; \(quoted(other)) does not go with \"websocket\"", at: sessionNode.offset)
+            report(
+                path + "." + other, "a websocket session stands alone; \(quoted(other)) does not go with \"websocket\"",
+                at: sessionNode.offset)
         }
         func wsPath() -> String { path + ".websocket" }
         guard let fields = members(node, at: wsPath(), allowed: ["uri", "connected", "pingpongs", "sessions"]) else { return nil }
@@ -76,7 +78,8 @@ extension StubDecoder {
         if node.stringValue != nil { return string(node, at: path).map { .text($0) } }
         let before = diagnostics.count
         guard let fields = members(node, at: path, allowed: ["text", "content", "file"], what: "a string, {\"text\": …} or {\"file\": …}"),
-              diagnostics.count == before else { return nil }
+            diagnostics.count == before
+        else { return nil }
         guard fields.count == 1 else {
             report(path, "expected exactly one of \"text\" or \"file\"", at: node.offset)
             return nil
@@ -104,7 +107,9 @@ extension StubDecoder {
         guard let fields = members(node, at: path, allowed: ["text", "content", "file", "group", "broadcast"]) else { return nil }
         let bodies = ["text", "content", "file"].filter { fields[$0] != nil }
         if bodies.count > 1 {
-            report(path, "a reply has one of \"text\" or \"file\", not \(bodies.map { quoted($0) }.joined(separator: " and "))", at: node.offset)
+            report(
+                path, "a reply has one of \"text\" or \"file\", not \(bodies.map { quoted($0) }.joined(separator: " and "))",
+                at: node.offset)
             return nil
         }
         var reply = WebSocketEndpoint.Reply()
@@ -119,14 +124,18 @@ extension StubDecoder {
         if let broadcast = fields["broadcast"] {
             if broadcast.stringValue != nil {
                 reply.broadcast = string(broadcast, at: path + ".broadcast").map { .init(text: $0) }
-            } else if let parts = members(broadcast, at: path + ".broadcast", allowed: ["text", "content", "file", "group"],
-                                          what: "a string or {\"text\": …, \"group\": …}") {
+            } else if let parts = members(
+                broadcast, at: path + ".broadcast", allowed: ["text", "content", "file", "group"],
+                what: "a string or {\"text\": …, \"group\": …}")
+            {
                 let group = parts["group"].flatMap { string($0, at: path + ".broadcast.group") }
                 let bodies = ["text", "content", "file"].filter { parts[$0] != nil }
                 if bodies.count != 1 {
                     report(path + ".broadcast", "expected exactly one of \"content\", \"text\" or \"file\"", at: broadcast.offset)
                 } else if bodies[0] == "file" {
-                    if let name = fileName(parts["file"]!, at: path + ".broadcast.file") { reply.broadcast = .init(content: .file(name), group: group) }
+                    if let name = fileName(parts["file"]!, at: path + ".broadcast.file") {
+                        reply.broadcast = .init(content: .file(name), group: group)
+                    }
                 } else if let content = messageContent(parts[bodies[0]]!, at: path + ".broadcast." + bodies[0]) {
                     // moco's spelling: `"content": "text"` or `"content": {"file": …}`.
                     reply.broadcast = .init(content: content, group: group)

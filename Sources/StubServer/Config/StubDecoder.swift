@@ -49,20 +49,28 @@ struct StubDecoder {
         var settings: [(sessionsBefore: Int, entry: SettingsEntry)] = []
     }
 
-    static let sessionKeys = ["request", "response", "redirectTo", "description", "mount", "resource", "websocket", "proxy", "on", "scenario"]
+    static let sessionKeys = [
+        "request", "response", "redirectTo", "description", "mount", "resource", "websocket", "proxy", "on", "scenario",
+    ]
     static let sessionSuggestions = sessionKeys + ["include", "file_root", "context"]
     /// Keys that make an entry a settings entry rather than a session.
     static let settingsOnlyKeys = ["include", "context", "file_root", "env"]
     static let settingsKeys = ["include", "context", "file_root", "env", "request", "response"]
     static let unsupportedSessionKeys: [String: String] = [:]
-    static let requestKeys = ["uri", "method", "version", "headers", "queries", "cookies", "forms", "text", "file", "json", "json_paths", "struct", "xpaths"]
-    static let unsupportedRequestKeys: [String: String] = [
-        "path_resource": "path_resource (Java classpath) has no meaning here; use file",
+    static let requestKeys = [
+        "uri", "method", "version", "headers", "queries", "cookies", "forms", "text", "file", "json", "json_paths", "struct", "xpaths",
     ]
-    static let responseKeys = ["text", "file", "json", "status", "headers", "cookies", "version", "latency", "attachment", "seq", "cycle", "cors", "proxy", "record", "replay"]
+    static let unsupportedRequestKeys: [String: String] = [
+        "path_resource": "path_resource (Java classpath) has no meaning here; use file"
+    ]
+    static let responseKeys =
+        [
+            "text", "file", "json", "status", "headers", "cookies", "version", "latency", "attachment", "seq", "cycle", "cors", "proxy",
+            "record", "replay",
+        ]
         + liveResponseKeys
     static let unsupportedResponseKeys: [String: String] = [
-        "path_resource": "path_resource (Java classpath) has no meaning here; use file",
+        "path_resource": "path_resource (Java classpath) has no meaning here; use file"
     ]
     static let operators = ["match", "startsWith", "endsWith", "contain", "exist", "path"]
 
@@ -99,7 +107,8 @@ struct StubDecoder {
                     continue
                 }
                 let candidates = suggest ?? allowed
-                let hint = Suggestion.closest(to: member.key, among: candidates) == nil
+                let hint =
+                    Suggestion.closest(to: member.key, among: candidates) == nil
                     ? "; expected one of \(allowed.joined(separator: ", "))"
                     : Suggestion.didYouMean(member.key, among: candidates)
                 report(memberPath(), "unknown key" + hint, at: member.keyOffset)

@@ -14,7 +14,9 @@ extension StubContractChecker {
             for (name, value) in match.variables.sorted(by: { $0.key < $1.key }) {
                 guard let parameter = match.operation.parameter(name, in: .path) else { continue }
                 for problem in problems(value, parameter: parameter, key: name) {
-                    add(.drift, site, ".request.uri", "path variable {\(name)} of \(match.operation.name) = \(PathText.quoted(value)): \(problem)")
+                    add(
+                        .drift, site, ".request.uri",
+                        "path variable {\(name)} of \(match.operation.name) = \(PathText.quoted(value)): \(problem)")
                 }
             }
         }
@@ -46,11 +48,15 @@ extension StubContractChecker {
         return nil
     }
 
-    mutating func checkParameters(_ matchers: KeyedMatchers, in location: Parameter.Location, candidates: [OperationLookup.Match], site: Site, path: String) {
+    mutating func checkParameters(
+        _ matchers: KeyedMatchers, in location: Parameter.Location, candidates: [OperationLookup.Match], site: Site, path: String
+    ) {
         for entry in matchers {
             let entryPath = path + JSONPathText.key(entry.key)
             if location == .header && Self.standardHeaders.contains(entry.key.lowercased()) { continue }
-            let declaring = candidates.compactMap { match in parameter(for: entry.key, in: location, of: match.operation).map { (match.operation, $0.0, $0.1) } }
+            let declaring = candidates.compactMap { match in
+                parameter(for: entry.key, in: location, of: match.operation).map { (match.operation, $0.0, $0.1) }
+            }
             if declaring.isEmpty {
                 let names = Self.unique(candidates.flatMap { $0.operation.parameters.filter { $0.location == location }.map(\.name) })
                 let operations = Self.unique(candidates.map(\.operation.name)).joined(separator: ", ")
@@ -65,15 +71,23 @@ extension StubContractChecker {
                 switch entry.matcher {
                 case .equal(let value):
                     for problem in problems(value, parameter: parameter, key: entry.key, schema: schema) {
-                        add(.drift, site, entryPath, "\(location.rawValue) parameter \(PathText.quoted(entry.key)) of \(operation.name) = \(PathText.quoted(value)): \(problem)")
+                        add(
+                            .drift, site, entryPath,
+                            "\(location.rawValue) parameter \(PathText.quoted(entry.key)) of \(operation.name) = \(PathText.quoted(value)): \(problem)"
+                        )
                     }
                 case .exist(false) where parameter.required:
-                    add(.warning, site, entryPath, "requires the \(location.rawValue) parameter \(PathText.quoted(entry.key)) to be absent, but \(operation.name) requires it: no valid request matches this stub")
+                    add(
+                        .warning, site, entryPath,
+                        "requires the \(location.rawValue) parameter \(PathText.quoted(entry.key)) to be absent, but \(operation.name) requires it: no valid request matches this stub"
+                    )
                 default:
                     break
                 }
                 if parameter.deprecated {
-                    add(.warning, site, entryPath, "the \(location.rawValue) parameter \(PathText.quoted(entry.key)) of \(operation.name) is deprecated")
+                    add(
+                        .warning, site, entryPath,
+                        "the \(location.rawValue) parameter \(PathText.quoted(entry.key)) of \(operation.name) is deprecated")
                 }
             }
         }
@@ -97,12 +111,17 @@ extension StubContractChecker {
             if parameter.location == .query && parameter.explode && (parameter.style == .form) {
                 pieces = [text]
             } else {
-                let separator: Character = parameter.style == .spaceDelimited ? " " : parameter.style == .pipeDelimited ? "|" : (parameter.style == .label ? "." : ",")
+                let separator: Character =
+                    parameter.style == .spaceDelimited
+                    ? " " : parameter.style == .pipeDelimited ? "|" : (parameter.style == .label ? "." : ",")
                 pieces = text.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
             }
-            return pieces.flatMap { piece in validator.validate(Self.typed(piece, as: validator.declaredType(of: items)), against: items, direction: .request).map(\.message) }
+            return pieces.flatMap { piece in
+                validator.validate(Self.typed(piece, as: validator.declaredType(of: items)), against: items, direction: .request).map(
+                    \.message)
+            }
         }
-        if type == "object" { return [] }  // object values in one string (`a,1,b,2`) are left alone
+        if type == "object" { return [] } // object values in one string (`a,1,b,2`) are left alone
         return validator.validate(Self.typed(text, as: type), against: schema, direction: .request).map(\.message)
     }
 
@@ -141,14 +160,18 @@ extension StubContractChecker {
         let withBody = candidates.filter { $0.requestBody != nil }
         if withBody.isEmpty {
             let path = hasForms ? ".request.forms" : bodyPath.isEmpty ? ".request" : bodyPath
-            add(.drift, site, path, "\(Self.unique(candidates.map(\.name)).joined(separator: ", ")) takes no request body, but the stub requires one")
+            add(
+                .drift, site, path,
+                "\(Self.unique(candidates.map(\.name)).joined(separator: ", ")) takes no request body, but the stub requires one")
             return
         }
         if hasForms {
             for operation in withBody {
                 guard let body = operation.requestBody else { continue }
                 guard let media = Self.formTypes.lazy.compactMap({ body.content(for: $0) }).first else {
-                    add(.drift, site, ".request.forms", "\(operation.name) takes \(body.content.map(\.name).joined(separator: ", ")), not form fields")
+                    add(
+                        .drift, site, ".request.forms",
+                        "\(operation.name) takes \(body.content.map(\.name).joined(separator: ", ")), not form fields")
                     continue
                 }
                 guard let schema = media.schema else { continue }
@@ -157,13 +180,22 @@ extension StubContractChecker {
                     let entryPath = ".request.forms" + JSONPathText.key(entry.key)
                     guard let property = properties.first(where: { $0.name == entry.key }) else {
                         if !properties.isEmpty {
-                            add(.drift, site, entryPath, "undeclared form field \(PathText.quoted(entry.key)): \(operation.name) takes \(properties.map(\.name).joined(separator: ", "))")
+                            add(
+                                .drift, site, entryPath,
+                                "undeclared form field \(PathText.quoted(entry.key)): \(operation.name) takes \(properties.map(\.name).joined(separator: ", "))"
+                            )
                         }
                         continue
                     }
                     if case .equal(let value) = entry.matcher {
-                        for violation in validator.validate(Self.typed(value, as: validator.declaredType(of: property.schema)), against: property.schema, direction: .request) {
-                            add(.drift, site, entryPath, "form field \(PathText.quoted(entry.key)) of \(operation.name) = \(PathText.quoted(value)): \(violation.message) (schema \(violation.schemaLocation))")
+                        for violation in validator.validate(
+                            Self.typed(value, as: validator.declaredType(of: property.schema)), against: property.schema,
+                            direction: .request)
+                        {
+                            add(
+                                .drift, site, entryPath,
+                                "form field \(PathText.quoted(entry.key)) of \(operation.name) = \(PathText.quoted(value)): \(violation.message) (schema \(violation.schemaLocation))"
+                            )
                         }
                     }
                 }
@@ -178,7 +210,9 @@ extension StubContractChecker {
                 }
                 guard let schema = media.schema else { continue }
                 for violation in validator.validate(bodyJSON, against: schema, direction: .request) {
-                    add(.drift, site, bodyPath + violation.instancePath, "request body of \(operation.name): \(violation.message) (schema \(violation.schemaLocation))")
+                    add(
+                        .drift, site, bodyPath + violation.instancePath,
+                        "request body of \(operation.name): \(violation.message) (schema \(violation.schemaLocation))")
                 }
             }
         }

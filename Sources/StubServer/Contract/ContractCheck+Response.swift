@@ -27,8 +27,10 @@ extension StubContractChecker {
         for operation in operations {
             guard let declared = operation.response(for: status) else {
                 let list = operation.responses.map(\.status.description).joined(separator: ", ")
-                add(.drift, site, response.status == nil ? path : path + ".status",
-                    "undeclared status \(status)\(response.status == nil ? " (the default)" : ""): \(operation.name) declares \(list.isEmpty ? "no responses" : list)")
+                add(
+                    .drift, site, response.status == nil ? path : path + ".status",
+                    "undeclared status \(status)\(response.status == nil ? " (the default)" : ""): \(operation.name) declares \(list.isEmpty ? "no responses" : list)"
+                )
                 continue
             }
             checkHeaders(response, declared: declared, operation: operation, site: site, path: path)
@@ -42,18 +44,29 @@ extension StubContractChecker {
             let headerPath = path + ".headers" + JSONPathText.key(header.name)
             guard let match = declared.headers.first(where: { $0.name.lowercased() == lower }) else {
                 if !Self.transportHeaders.contains(lower) {
-                    add(.warning, site, headerPath, "undeclared response header \(PathText.quoted(header.name)): \(operation.name) \(declared.status) declares \(declared.headers.isEmpty ? "no headers" : declared.headers.map(\.name).joined(separator: ", "))")
+                    add(
+                        .warning, site, headerPath,
+                        "undeclared response header \(PathText.quoted(header.name)): \(operation.name) \(declared.status) declares \(declared.headers.isEmpty ? "no headers" : declared.headers.map(\.name).joined(separator: ", "))"
+                    )
                 }
                 continue
             }
             guard case .literal(let value) = header.value, let schema = match.schema else { continue }
-            for violation in validator.validate(Self.typed(value, as: validator.declaredType(of: schema)), against: schema, direction: .response) {
-                add(.drift, site, headerPath, "response header \(PathText.quoted(header.name)) = \(PathText.quoted(value)): \(violation.message) (schema \(violation.schemaLocation))")
+            for violation in validator.validate(
+                Self.typed(value, as: validator.declaredType(of: schema)), against: schema, direction: .response)
+            {
+                add(
+                    .drift, site, headerPath,
+                    "response header \(PathText.quoted(header.name)) = \(PathText.quoted(value)): \(violation.message) (schema \(violation.schemaLocation))"
+                )
             }
         }
-        for match in declared.headers where match.required && !response.headers.contains(where: { $0.name.lowercased() == match.name.lowercased() }) {
+        for match in declared.headers
+        where match.required && !response.headers.contains(where: { $0.name.lowercased() == match.name.lowercased() }) {
             if Self.transportHeaders.contains(match.name.lowercased()) { continue }
-            add(.warning, site, path, "the required response header \(PathText.quoted(match.name)) of \(operation.name) \(declared.status) is missing")
+            add(
+                .warning, site, path,
+                "the required response header \(PathText.quoted(match.name)) of \(operation.name) \(declared.status) is missing")
         }
     }
 
@@ -66,7 +79,9 @@ extension StubContractChecker {
         case unknown(reason: String, path: String)
     }
 
-    mutating func checkBody(_ response: ResponseDefinition, scope: StubScope, declared: Response, status: Int, operation: APIOperation, site: Site, path: String) {
+    mutating func checkBody(
+        _ response: ResponseDefinition, scope: StubScope, declared: Response, status: Int, operation: APIOperation, site: Site, path: String
+    ) {
         let explicitType = response.headers.last { $0.name.lowercased() == "content-type" }.flatMap { header -> String? in
             if case .literal(let value) = header.value { return value }
             return nil
@@ -82,7 +97,11 @@ extension StubContractChecker {
         case .json?: contentType = explicitType ?? "application/json"
         case .text?: contentType = explicitType ?? "text/plain"
         case .file(let source)?:
-            if case .literal(let name) = source.name { contentType = explicitType ?? ContentTypes.forFile(named: name, charset: nil) } else { contentType = explicitType ?? "unknown" }
+            if case .literal(let name) = source.name {
+                contentType = explicitType ?? ContentTypes.forFile(named: name, charset: nil)
+            } else {
+                contentType = explicitType ?? "unknown"
+            }
         case nil:
             contentType = explicitType ?? (response.sse != nil ? "text/event-stream" : "")
         }
@@ -90,7 +109,9 @@ extension StubContractChecker {
         let hasBody = body != nil || response.sse != nil
         guard hasBody else {
             if !declared.content.isEmpty {
-                add(.warning, site, path, "empty body, but \(operation.name) \(declared.status) declares \(declared.content.map(\.name).joined(separator: ", "))")
+                add(
+                    .warning, site, path,
+                    "empty body, but \(operation.name) \(declared.status) declares \(declared.content.map(\.name).joined(separator: ", "))")
             }
             return
         }
@@ -103,7 +124,10 @@ extension StubContractChecker {
             return
         }
         guard let media = declared.content(for: contentType) else {
-            add(.drift, site, explicitType == nil ? bodyPath : path + ".headers", "content type \(MediaType.essence(contentType)) is not declared for \(operation.name) \(declared.status) (declared: \(declared.content.map(\.name).joined(separator: ", ")))")
+            add(
+                .drift, site, explicitType == nil ? bodyPath : path + ".headers",
+                "content type \(MediaType.essence(contentType)) is not declared for \(operation.name) \(declared.status) (declared: \(declared.content.map(\.name).joined(separator: ", ")))"
+            )
             return
         }
         guard let schema = media.schema, MediaType.isJSON(contentType) || MediaType.isJSON(media.name) else { return }
@@ -116,10 +140,14 @@ extension StubContractChecker {
                 add(.drift, site, where_, "the body is not JSON, but \(operation.name) \(declared.status) declares \(media.name)")
                 return
             }
-            report(validator.validate(value, against: schema, direction: .response), operation: operation, status: declared.status, site: site, path: where_, file: nil)
+            report(
+                validator.validate(value, against: schema, direction: .response), operation: operation, status: declared.status, site: site,
+                path: where_, file: nil)
         case .templated(let text, let where_):
             guard let value = Self.placeholderJSON(text) else {
-                add(.warning, site, where_, "the template does not read as JSON with its placeholders standing in for values: the body is not checked")
+                add(
+                    .warning, site, where_,
+                    "the template does not read as JSON with its placeholders standing in for values: the body is not checked")
                 return
             }
             let violations = validator.validate(value, against: schema, direction: .response)
@@ -128,20 +156,30 @@ extension StubContractChecker {
                 add(.note, site, where_, "a template: checked with each ${…} standing for a value of unknown content that meets its schema")
             }
         case .json(let value, let where_, let file):
-            report(validator.validate(value, against: schema, direction: .response), operation: operation, status: declared.status, site: site, path: where_, file: file)
+            report(
+                validator.validate(value, against: schema, direction: .response), operation: operation, status: declared.status, site: site,
+                path: where_, file: file)
         }
     }
 
-    mutating func report(_ violations: [SchemaViolation], operation: APIOperation, status: Response.Status, site: Site, path: String, file: (name: String, root: JSONNode, bytes: [UInt8])?) {
+    mutating func report(
+        _ violations: [SchemaViolation], operation: APIOperation, status: Response.Status, site: Site, path: String,
+        file: (name: String, root: JSONNode, bytes: [UInt8])?
+    ) {
         for violation in violations.prefix(20) {
             if let file {
                 var place = ""
                 if let offset = file.root.offset(atPath: violation.instancePath) {
                     place = " (\(file.name) \(SourcePosition.locate(offset: offset, in: file.bytes)))"
                 }
-                add(.drift, site, path, "response body of \(operation.name) \(status), \(file.name) $\(violation.instancePath)\(place): \(violation.message) (schema \(violation.schemaLocation))")
+                add(
+                    .drift, site, path,
+                    "response body of \(operation.name) \(status), \(file.name) $\(violation.instancePath)\(place): \(violation.message) (schema \(violation.schemaLocation))"
+                )
             } else {
-                add(.drift, site, path + violation.instancePath, "response body of \(operation.name) \(status): \(violation.message) (schema \(violation.schemaLocation))")
+                add(
+                    .drift, site, path + violation.instancePath,
+                    "response body of \(operation.name) \(status): \(violation.message) (schema \(violation.schemaLocation))")
             }
         }
         if violations.count > 20 {
@@ -162,7 +200,9 @@ extension StubContractChecker {
         case .text(.template(let text, _))?:
             return .templated(text, path: path + ".text")
         case .file(let source)?:
-            guard case .literal(let name) = source.name else { return .unknown(reason: "the file name is a template", path: path + ".file") }
+            guard case .literal(let name) = source.name else {
+                return .unknown(reason: "the file name is a template", path: path + ".file")
+            }
             let bytes: [UInt8]
             switch ConfinedFiles.locate(name, root: scope.fileRoot, fallback: scope.fallbackRoot) {
             case .failure(let failure):

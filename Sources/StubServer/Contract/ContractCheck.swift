@@ -21,7 +21,9 @@ public enum ContractCheck {
         api: OpenAPIDocument, settings path: String, environment: String? = nil, expectingDrift: [String] = [],
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) throws(ConfigError) -> ContractReport {
-        try run(api: api, path: path, option: "-g", environment: environment, expectingDrift: expectingDrift, workingDirectory: workingDirectory)
+        try run(
+            api: api, path: path, option: "-g", environment: environment, expectingDrift: expectingDrift, workingDirectory: workingDirectory
+        )
     }
 
     /// `-c CONFIG` (a file or glob).
@@ -77,7 +79,8 @@ struct StubContractChecker {
         let file = site.reference.file
         let path = site.path + relative
         let position = load.position(file: file, path: path)
-        let finding = ContractFinding(severity: severity, file: file, path: path, position: position, stub: site.description, message: message)
+        let finding = ContractFinding(
+            severity: severity, file: file, path: path, position: position, stub: site.description, message: message)
         if !findings.contains(finding) { findings.append(finding) }
     }
 
@@ -98,8 +101,8 @@ struct StubContractChecker {
             checkMount(mount, stub: stub, site: Site(reference: reference, path: base))
             return
         }
-        if stub.response?.websocket != nil { return }  // not HTTP request/response: OpenAPI does not describe it
-        guard stub.request != nil else { return }  // a catch-all answers whatever nothing else does
+        if stub.response?.websocket != nil { return } // not HTTP request/response: OpenAPI does not describe it
+        guard stub.request != nil else { return } // a catch-all answers whatever nothing else does
         checkSession(stub, site: Site(reference: reference, path: base))
     }
 
@@ -109,7 +112,10 @@ struct StubContractChecker {
         let byPath = OperationLookup.operations(in: api, uri: uri)
         if byPath.isEmpty {
             let shown = uri.map(\.description) ?? "any path"
-            let bases = api.basePaths == [""] ? "" : " under the base path\(api.basePaths.count > 1 ? "s" : "") " + api.basePaths.map { "\"\($0)\"" }.joined(separator: ", ")
+            let bases =
+                api.basePaths == [""]
+                ? ""
+                : " under the base path\(api.basePaths.count > 1 ? "s" : "") " + api.basePaths.map { "\"\($0)\"" }.joined(separator: ", ")
             add(.drift, site, ".request.uri", "unknown path: no operation of the API matches \(shown)\(bases)")
             return
         }
@@ -119,13 +125,17 @@ struct StubContractChecker {
             for match in byPath where !paths.contains(match.operation.path) { paths.append(match.operation.path) }
             let methods = byPath.map(\.operation.method)
             let wanted = request.method.map(\.description) ?? "any method"
-            add(.drift, site, request.method == nil ? ".request" : ".request.method",
-                "wrong method: \(paths.joined(separator: ", ")) has no operation for \(wanted) (the API has \(Self.unique(methods).joined(separator: ", ")))")
+            add(
+                .drift, site, request.method == nil ? ".request" : ".request.method",
+                "wrong method: \(paths.joined(separator: ", ")) has no operation for \(wanted) (the API has \(Self.unique(methods).joined(separator: ", ")))"
+            )
             return
         }
         let chosen = OperationLookup.mostSpecific(candidates, concrete: uri.map(OperationLookup.isConcrete) ?? false)
         for match in chosen {
-            if let index = api.operations.firstIndex(where: { $0.location == match.operation.location }), !covering[index].contains(site.description) {
+            if let index = api.operations.firstIndex(where: { $0.location == match.operation.location }),
+                !covering[index].contains(site.description)
+            {
                 covering[index].append(site.description)
             }
         }
@@ -140,18 +150,26 @@ struct StubContractChecker {
     }
 
     mutating func checkMount(_ mount: MountDefinition, stub: StubDefinition, site: Site) {
-        let prefix = StubCompiler.join(StubCompiler.normalizedContext(stub.scope.context), mount.uri.hasPrefix("/") ? mount.uri : "/" + mount.uri)
-        let matches = OperationLookup.operations(in: api, uri: .startsWith(prefix.hasSuffix("/") ? prefix : prefix + "/")).filter { $0.operation.method == "GET" }
+        let prefix = StubCompiler.join(
+            StubCompiler.normalizedContext(stub.scope.context), mount.uri.hasPrefix("/") ? mount.uri : "/" + mount.uri)
+        let matches = OperationLookup.operations(in: api, uri: .startsWith(prefix.hasSuffix("/") ? prefix : prefix + "/")).filter {
+            $0.operation.method == "GET"
+        }
         if matches.isEmpty {
             add(.drift, site, ".mount.uri", "unknown path: the API has no GET operation under \(PathText.quoted(prefix))")
             return
         }
         for match in matches {
-            if let index = api.operations.firstIndex(where: { $0.location == match.operation.location }), !covering[index].contains(site.description) {
+            if let index = api.operations.firstIndex(where: { $0.location == match.operation.location }),
+                !covering[index].contains(site.description)
+            {
                 covering[index].append(site.description)
             }
         }
-        add(.warning, site, ".mount", "the files a mount serves are not checked against the response schemas (\(matches.count) operation\(matches.count == 1 ? "" : "s") under \(PathText.quoted(prefix)))")
+        add(
+            .warning, site, ".mount",
+            "the files a mount serves are not checked against the response schemas (\(matches.count) operation\(matches.count == 1 ? "" : "s") under \(PathText.quoted(prefix)))"
+        )
     }
 
     /// The settings `context` in front of the uri, as the router applies it.
@@ -162,7 +180,8 @@ struct StubContractChecker {
         case .equal(let uri): return .equal(StubCompiler.join(context, uri))
         case .path(let uri): return .path(StubCompiler.join(context, uri))
         case .startsWith(let uri): return .startsWith(StubCompiler.join(context, uri))
-        case .match(let pattern): return .match(NSRegularExpression.escapedPattern(for: context) + (pattern.hasPrefix("/") ? "" : "/") + pattern)
+        case .match(let pattern):
+            return .match(NSRegularExpression.escapedPattern(for: context) + (pattern.hasPrefix("/") ? "" : "/") + pattern)
         default: return matcher
         }
     }
@@ -177,9 +196,11 @@ struct StubContractChecker {
         for stub in stubs {
             let indices = findings.indices.filter { findings[$0].stub == stub && findings[$0].severity == .drift }
             if indices.isEmpty {
-                findings.append(ContractFinding(
-                    severity: .warning, file: stub.split(separator: "#").first.map(String.init) ?? stub, path: "", position: nil, stub: stub,
-                    message: "\(stub) is expected to drift (--expect-drift) but matches the API; remove it from the list"))
+                findings.append(
+                    ContractFinding(
+                        severity: .warning, file: stub.split(separator: "#").first.map(String.init) ?? stub, path: "", position: nil,
+                        stub: stub,
+                        message: "\(stub) is expected to drift (--expect-drift) but matches the API; remove it from the list"))
             }
             for index in indices {
                 findings[index].severity = .note
@@ -192,7 +213,8 @@ struct StubContractChecker {
         var rank: [String: Int] = [:]
         for finding in findings where rank[finding.file] == nil { rank[finding.file] = rank.count }
         let sorted = findings.enumerated().sorted { left, right in
-            let l = left.element, r = right.element
+            let l = left.element
+            let r = right.element
             if l.file != r.file { return rank[l.file]! < rank[r.file]! }
             let lp = l.position.map { ($0.line, $0.column) } ?? (0, 0)
             let rp = r.position.map { ($0.line, $0.column) } ?? (0, 0)

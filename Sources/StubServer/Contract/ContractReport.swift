@@ -79,7 +79,9 @@ public struct ContractReport: Sendable {
         let pathWidth = max(4, coverage.map(\.path.count).max() ?? 0)
         out += "  " + pad("METHOD", methodWidth) + "  " + pad("PATH", pathWidth) + "  STUBS\n"
         for row in coverage {
-            out += "  " + pad(row.method, methodWidth) + "  " + pad(row.path, pathWidth) + "  " + (row.stubs.isEmpty ? "0  (no stub)" : String(row.stubs.count)) + "\n"
+            out +=
+                "  " + pad(row.method, methodWidth) + "  " + pad(row.path, pathWidth) + "  "
+                + (row.stubs.isEmpty ? "0  (no stub)" : String(row.stubs.count)) + "\n"
         }
         let driftCount = strict ? drift.count + warnings.count : drift.count
         let warningCount = strict ? 0 : warnings.count
@@ -98,7 +100,8 @@ public struct ContractReport: Sendable {
         var findingsJSON: [JSONValue] = []
         for finding in findings {
             var object: JSONObject = [
-                "severity": .string(strict && finding.severity == .warning ? "drift" : finding.severity.rawValue), "file": .string(finding.file), "path": .string(finding.path),
+                "severity": .string(strict && finding.severity == .warning ? "drift" : finding.severity.rawValue),
+                "file": .string(finding.file), "path": .string(finding.path),
                 "stub": .string(finding.stub), "message": .string(finding.message),
             ]
             if let position = finding.position {

@@ -108,7 +108,11 @@ enum OperationLookup {
                 while let char = rest.first {
                     if char == "{", let close = rest.firstIndex(of: "}") {
                         let inner = rest[rest.index(after: rest.startIndex)..<close]
-                        if let colon = inner.firstIndex(of: ":") { regex += "(?:" + inner[inner.index(after: colon)...] + ")" } else { regex += "[^/]+" }
+                        if let colon = inner.firstIndex(of: ":") {
+                            regex += "(?:" + inner[inner.index(after: colon)...] + ")"
+                        } else {
+                            regex += "[^/]+"
+                        }
                         rest = rest[rest.index(after: close)...]
                     } else {
                         regex += char == "*" ? "[^/]*" : char == "?" ? "[^/]" : NSRegularExpressionEscaping.escape(String(char))

@@ -43,14 +43,17 @@ struct RuntimeContractCheck: Sendable {
         var found: [Finding] = []
         guard let (operation, variables) = operation(for: request, path: path) else {
             let methods = Self.unique(api.operations(matchingPath: path).map(\.operation.method))
-            let message = methods.isEmpty
+            let message =
+                methods.isEmpty
                 ? "no operation of \(api.name) has the path \(path)"
                 : "\(path) has no \(request.method.uppercased()) operation (it has \(methods.joined(separator: ", ")))"
             return [Finding(side: .request, location: "operation", message: message)]
         }
         for (name, value) in variables.sorted(by: { $0.key < $1.key }) {
             guard let parameter = operation.parameter(name, in: .path) else { continue }
-            for problem in problems([value], parameter) { found.append(Finding(side: .request, location: "path.\(name)", message: problem)) }
+            for problem in problems([value], parameter) {
+                found.append(Finding(side: .request, location: "path.\(name)", message: problem))
+            }
         }
         let pairs = request.rawQuery.map(PercentDecoding.decodePairs) ?? []
         var queryValues: [String: [String]] = [:]
@@ -62,18 +65,30 @@ struct RuntimeContractCheck: Sendable {
                 let values = queryValues[parameter.name] ?? []
                 if values.isEmpty {
                     if parameter.required && !carriesProperties(of: parameter, in: queryValues) {
-                        found.append(Finding(side: .request, location: "query.\(parameter.name)", message: "missing the required query parameter \"\(parameter.name)\""))
+                        found.append(
+                            Finding(
+                                side: .request, location: "query.\(parameter.name)",
+                                message: "missing the required query parameter \"\(parameter.name)\""))
                     }
                     continue
                 }
-                for problem in problems(values, parameter) { found.append(Finding(side: .request, location: "query.\(parameter.name)", message: problem)) }
+                for problem in problems(values, parameter) {
+                    found.append(Finding(side: .request, location: "query.\(parameter.name)", message: problem))
+                }
             case .header:
                 let values = request.headers.values(for: parameter.name)
                 if values.isEmpty {
-                    if parameter.required { found.append(Finding(side: .request, location: "header.\(parameter.name)", message: "missing the required header \"\(parameter.name)\"")) }
+                    if parameter.required {
+                        found.append(
+                            Finding(
+                                side: .request, location: "header.\(parameter.name)",
+                                message: "missing the required header \"\(parameter.name)\""))
+                    }
                     continue
                 }
-                for problem in problems(values, parameter) { found.append(Finding(side: .request, location: "header.\(parameter.name)", message: problem)) }
+                for problem in problems(values, parameter) {
+                    found.append(Finding(side: .request, location: "header.\(parameter.name)", message: problem))
+                }
             case .path, .cookie:
                 continue
             }
@@ -82,7 +97,10 @@ struct RuntimeContractCheck: Sendable {
         if declaresQuery {
             for name in Self.unique(pairs.map(\.0)) where !declares(name, operation) {
                 let known = operation.parameters.filter { $0.location == .query }.map(\.name).joined(separator: ", ")
-                found.append(Finding(side: .request, location: "query.\(name)", message: "undeclared query parameter \"\(name)\" (\(operation.name) declares \(known))"))
+                found.append(
+                    Finding(
+                        side: .request, location: "query.\(name)",
+                        message: "undeclared query parameter \"\(name)\" (\(operation.name) declares \(known))"))
             }
         }
         found += checkRequestBody(request, operation)
@@ -94,13 +112,21 @@ struct RuntimeContractCheck: Sendable {
         guard let (operation, _) = operation(for: request, path: path) else { return [] }
         guard let declared = operation.response(for: response.status) else {
             let statuses = operation.responses.map(\.status.description).joined(separator: ", ")
-            return [Finding(side: .response, location: "status", message: "undeclared status \(response.status) (\(operation.name) declares \(statuses))")]
+            return [
+                Finding(
+                    side: .response, location: "status",
+                    message: "undeclared status \(response.status) (\(operation.name) declares \(statuses))")
+            ]
         }
         guard !response.body.isEmpty, !declared.content.isEmpty else { return [] }
         let contentType = response.headers["Content-Type"] ?? "application/octet-stream"
         guard let media = declared.content(for: contentType) else {
             let types = declared.content.map(\.name).joined(separator: ", ")
-            return [Finding(side: .response, location: "header.Content-Type", message: "content type \(contentType) is not declared for \(operation.name) \(response.status) (declared: \(types))")]
+            return [
+                Finding(
+                    side: .response, location: "header.Content-Type",
+                    message: "content type \(contentType) is not declared for \(operation.name) \(response.status) (declared: \(types))")
+            ]
         }
         guard MediaType.isJSON(contentType), let schema = media.schema else { return [] }
         return checkJSON(response.body, schema, side: .response, direction: .response)
@@ -111,18 +137,25 @@ struct RuntimeContractCheck: Sendable {
             return []
         }
         guard !request.body.isEmpty else {
-            return body.required ? [Finding(side: .request, location: "body", message: "missing the required request body of \(operation.name)")] : []
+            return body.required
+                ? [Finding(side: .request, location: "body", message: "missing the required request body of \(operation.name)")] : []
         }
         let contentType = request.headers["Content-Type"] ?? "application/octet-stream"
         guard let media = body.content(for: contentType) else {
             let types = body.content.map(\.name).joined(separator: ", ")
-            return [Finding(side: .request, location: "header.Content-Type", message: "content type \(contentType) is not declared for the body of \(operation.name) (declared: \(types))")]
+            return [
+                Finding(
+                    side: .request, location: "header.Content-Type",
+                    message: "content type \(contentType) is not declared for the body of \(operation.name) (declared: \(types))")
+            ]
         }
         guard MediaType.isJSON(contentType), let schema = media.schema else { return [] }
         return checkJSON(request.body, schema, side: .request, direction: .request)
     }
 
-    private func checkJSON(_ bytes: [UInt8], _ schema: DocumentLocation, side: ContractViolation.Side, direction: SchemaValidator.Direction) -> [Finding] {
+    private func checkJSON(_ bytes: [UInt8], _ schema: DocumentLocation, side: ContractViolation.Side, direction: SchemaValidator.Direction)
+        -> [Finding]
+    {
         // The body is already buffered; parsing a huge one would hold the event loop.
         guard bytes.count <= maxBodyBytes else { return [] }
         let value: JSONValue
@@ -142,12 +175,17 @@ struct RuntimeContractCheck: Sendable {
         let type = validator.declaredType(of: schema)
         if type == "object" { return [] }
         if type == "array", let items = validator.itemSchema(of: schema) {
-            let pieces = parameter.location == .query && parameter.explode && parameter.style == .form
+            let pieces =
+                parameter.location == .query && parameter.explode && parameter.style == .form
                 ? values : values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
             let itemType = validator.declaredType(of: items)
-            return pieces.flatMap { validator.validate(StubContractChecker.typed($0, as: itemType), against: items, direction: .request).map(\.description) }
+            return pieces.flatMap {
+                validator.validate(StubContractChecker.typed($0, as: itemType), against: items, direction: .request).map(\.description)
+            }
         }
-        return values.flatMap { validator.validate(StubContractChecker.typed($0, as: type), against: schema, direction: .request).map(\.description) }
+        return values.flatMap {
+            validator.validate(StubContractChecker.typed($0, as: type), against: schema, direction: .request).map(\.description)
+        }
     }
 
     /// A query name the operation takes: a parameter, `name[prop]` of a deepObject, or a
@@ -157,7 +195,8 @@ struct RuntimeContractCheck: Sendable {
         return operation.parameters.contains { parameter in
             guard parameter.location == .query else { return false }
             if parameter.style == .deepObject { return name.hasPrefix(parameter.name + "[") }
-            guard parameter.style == .form, parameter.explode, let schema = parameter.schema, validator.declaredType(of: schema) == "object" else { return false }
+            guard parameter.style == .form, parameter.explode, let schema = parameter.schema, validator.declaredType(of: schema) == "object"
+            else { return false }
             return validator.propertySchemas(of: schema).contains { $0.name == name }
         }
     }
@@ -165,7 +204,8 @@ struct RuntimeContractCheck: Sendable {
     /// A required object parameter sent as `name[prop]=…` or as its exploded properties.
     private func carriesProperties(of parameter: Parameter, in values: [String: [String]]) -> Bool {
         if parameter.style == .deepObject { return values.keys.contains { $0.hasPrefix(parameter.name + "[") } }
-        guard parameter.style == .form, parameter.explode, let schema = parameter.schema, validator.declaredType(of: schema) == "object" else { return false }
+        guard parameter.style == .form, parameter.explode, let schema = parameter.schema, validator.declaredType(of: schema) == "object"
+        else { return false }
         return validator.propertySchemas(of: schema).contains { values[$0.name] != nil }
     }
 

@@ -19,7 +19,8 @@ enum DashboardEndpoint {
     /// The page and its assets: the same for everyone, no data in them.
     static func isPublicAsset(_ segments: [String]) -> Bool {
         segments.first == "ui"
-            && (segments.count == 1 || (segments.count == 2 && (segments[1] == "favicon.ico" || DashboardAssets.file(named: segments[1]) != nil)))
+            && (segments.count == 1
+                || (segments.count == 2 && (segments[1] == "favicon.ico" || DashboardAssets.file(named: segments[1]) != nil)))
     }
 
     /// The feed is opened by `EventSource`, which cannot send an `Authorization` header.
@@ -53,7 +54,9 @@ enum DashboardEndpoint {
         // Nothing from elsewhere, no inline script, never framed by another page.
         headers.add(
             name: "Content-Security-Policy",
-            value: "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+            value:
+                "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+        )
         headers.add(name: "Referrer-Policy", value: "no-referrer")
         return HTTPReply(.response(HTTPResponse(status: 200, headers: headers, body: Array(text.utf8))))
     }
@@ -68,8 +71,9 @@ enum DashboardEndpoint {
             return bytes
         }
         guard let stream = server.dashboardFeed.subscribe(replaying: replay) else {
-            return AdminEndpoint.error(AdminEndpoint.Failure(
-                status: 503, message: "\(DashboardFeed.maximumSubscribers) dashboards are open already; close one"))
+            return AdminEndpoint.error(
+                AdminEndpoint.Failure(
+                    status: 503, message: "\(DashboardFeed.maximumSubscribers) dashboards are open already; close one"))
         }
         return HTTPReply(.streamed(stream))
     }

@@ -58,7 +58,8 @@ struct PathConfinement: Sendable, Equatable {
         let realRoots = roots.compactMap(ConfinedFiles.realPath).map(ConfinedFiles.normalizedComponents)
         let containing = (lexicalRoots + realRoots).filter { components.starts(with: $0) }
         guard let shortestRoot = containing.map(\.count).min() else {
-            return .failure(Failure(message: "\(quoted(name)) is outside the folders files may be in (\(rootList)); name a path inside them"))
+            return .failure(
+                Failure(message: "\(quoted(name)) is outside the folders files may be in (\(rootList)); name a path inside them"))
         }
         // The deepest part that exists, symlinks resolved, must still be inside a root. (When
         // not even the root exists there is nothing below it a symlink could hide in.)
@@ -67,7 +68,11 @@ struct PathConfinement: Sendable, Equatable {
             if let real = ConfinedFiles.realPath("/" + existing.joined(separator: "/")) {
                 let resolved = ConfinedFiles.normalizedComponents(real)
                 guard realRoots.contains(where: { resolved.starts(with: $0) }) else {
-                    return .failure(Failure(message: "\(quoted(name)) resolves through a symlink to \(quoted(real)), outside the folders files may be in (\(rootList))"))
+                    return .failure(
+                        Failure(
+                            message:
+                                "\(quoted(name)) resolves through a symlink to \(quoted(real)), outside the folders files may be in (\(rootList))"
+                        ))
                 }
                 break
             }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,7 +47,10 @@ enum RegularFile {
         }
         guard Int(info.st_size) <= cap else {
             _ = close(fd)
-            return .failure(Failure(message: "\(quoted(name)) is \(byteCount(Int(info.st_size))); \(kind) files are capped at \(byteCount(cap))", isNotFound: false))
+            return .failure(
+                Failure(
+                    message: "\(quoted(name)) is \(byteCount(Int(info.st_size))); \(kind) files are capped at \(byteCount(cap))",
+                    isNotFound: false))
         }
         return .success(info)
     }
@@ -81,7 +85,9 @@ enum RegularFile {
         while true {
             if filled == bytes.count {
                 guard bytes.count < cap + 1 else {
-                    throw Failure(message: "\(quoted(name)) grew past \(byteCount(cap)) while read; \(kind) files are capped at \(byteCount(cap))", isNotFound: false)
+                    throw Failure(
+                        message: "\(quoted(name)) grew past \(byteCount(cap)) while read; \(kind) files are capped at \(byteCount(cap))",
+                        isNotFound: false)
                 }
                 bytes.append(contentsOf: repeatElement(0, count: min(max(4096, bytes.count), cap + 1 - bytes.count)))
             }

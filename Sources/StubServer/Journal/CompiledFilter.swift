@@ -10,7 +10,9 @@ struct CompiledFilter {
         do throws(JSONSyntaxError) {
             root = try JSONParser.parse(bytes)
         } catch {
-            throw ConfigError([ConfigDiagnostic(file: "filter", path: "", message: "malformed JSON: \(error.message)", position: error.position)])
+            throw ConfigError([
+                ConfigDiagnostic(file: "filter", path: "", message: "malformed JSON: \(error.message)", position: error.position)
+            ])
         }
         try self.init(matcher: root, bytes: bytes, file: "filter")
     }
@@ -24,12 +26,14 @@ struct CompiledFilter {
         let stub = StubCompiler.compile(
             StubDefinition(request: pattern, response: .text("")), reference: StubReference(file: file, index: 0), problems: &problems)
         guard let stub, problems.isEmpty else {
-            throw ConfigError(problems.map { problem in
-                let path = problem.path.hasPrefix(".request") ? String(problem.path.dropFirst(".request".count)) : problem.path
-                let offset = root.offset(atPath: path)
-                return ConfigDiagnostic(
-                    file: file, path: path, message: problem.message, position: offset.map { SourcePosition.locate(offset: $0, in: bytes) })
-            })
+            throw ConfigError(
+                problems.map { problem in
+                    let path = problem.path.hasPrefix(".request") ? String(problem.path.dropFirst(".request".count)) : problem.path
+                    let offset = root.offset(atPath: path)
+                    return ConfigDiagnostic(
+                        file: file, path: path, message: problem.message,
+                        position: offset.map { SourcePosition.locate(offset: $0, in: bytes) })
+                })
         }
         conditions = stub.conditions
     }

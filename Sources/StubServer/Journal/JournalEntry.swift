@@ -59,7 +59,8 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     /// `GET /api/v1/stories 200 Stubs/stories_conf.json#0 1.2ms`: the CLI's log line;
     /// `GET /x 400 no match (closest: Stubs/stories_conf.json#0, queries.client_id missing) 0.2ms`.
     public var description: String {
-        let answeredBy = stub?.description
+        let answeredBy =
+            stub?.description
             ?? (rejection.map { "refused: \($0)" } ?? (nearMiss.map { "no match (\($0))" } ?? "no match"))
         let millis = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
         let target = request.target.isEmpty ? "-" : request.target

@@ -175,7 +175,8 @@ public final class RequestJournal: @unchecked Sendable {
             duration: duration, rejection: rejection, nearMisses: nearMisses,
             contractViolations: contract.map {
                 ContractViolation(
-                    sequence: nextSequence, method: request.method, path: String(request.rawPath.removingPercentEncoding ?? String(request.rawPath)),
+                    sequence: nextSequence, method: request.method,
+                    path: String(request.rawPath.removingPercentEncoding ?? String(request.rawPath)),
                     status: status, side: $0.side, location: $0.location, message: $0.message)
             }
         )

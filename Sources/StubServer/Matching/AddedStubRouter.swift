@@ -65,10 +65,12 @@ final class AddedStubRouter: @unchecked Sendable {
         problems += Router.webSocketEndpointProblems(definitions)
         lock.writing {
             if let existing = webSocketSession, let clash = definitions.first(where: { $0.response.map { $0.websocket != nil } ?? false }),
-               let reference = clash.reference {
-                problems.append(ConfigDiagnostic(
-                    file: reference.file, path: "[\(reference.index)].websocket",
-                    message: "a server has one websocket endpoint and \(StubReference.added(existing)) already declares it"))
+                let reference = clash.reference
+            {
+                problems.append(
+                    ConfigDiagnostic(
+                        file: reference.file, path: "[\(reference.index)].websocket",
+                        message: "a server has one websocket endpoint and \(StubReference.added(existing)) already declares it"))
             }
         }
         guard problems.isEmpty else { throw ConfigError(problems) }
@@ -226,7 +228,7 @@ extension AddedStubRouter: RoutingStage {
     func firstCORSStub(answering preflight: CORSPreflight, _ view: RequestView) -> (CompiledStub, CORSPolicy)? {
         let check = PreflightCheck(stubs: stubs, view: view, preflight: preflight)
         guard let number = index.firstMatch(path: view.path, method: preflight.requestedMethod, check: check),
-              let stub = stubs[number], let policy = stub.corsPolicy(answering: preflight, view)
+            let stub = stubs[number], let policy = stub.corsPolicy(answering: preflight, view)
         else { return nil }
         return (stub, policy)
     }
@@ -237,7 +239,8 @@ extension AddedStubRouter: RoutingStage {
     }
 
     func nearMissPool(_ view: RequestView) -> AddedPool {
-        AddedPool(stubs: stubs, hints: hints, offered: index.candidatesForEveryMethod(path: view.path).reversed().map { stubs.count - 1 - $0 })
+        AddedPool(
+            stubs: stubs, hints: hints, offered: index.candidatesForEveryMethod(path: view.path).reversed().map { stubs.count - 1 - $0 })
     }
 
     var comparedSessions: Int { comparedSessionCount }

@@ -284,7 +284,7 @@ struct AntPathPattern: Sendable, Hashable {
                 return matchPieces(piece + 1, end, from + count, to)
             case .oneCharacter:
                 guard from < to else { return false }
-                var next = from + 1  // one character: a lead byte and its continuation bytes
+                var next = from + 1 // one character: a lead byte and its continuation bytes
                 while next < to, path[next] & 0xC0 == 0x80 { next += 1 }
                 return matchPieces(piece + 1, end, next, to)
             case .anyCharacters, .capture, .constrained:
@@ -292,7 +292,7 @@ struct AntPathPattern: Sendable, Hashable {
                 // gives a = "x.y".
                 var split = to
                 while split >= from {
-                    if split == to || path[split] & 0xC0 != 0x80 {  // only split between characters
+                    if split == to || path[split] & 0xC0 != 0x80 { // only split between characters
                         var accepted = true
                         var slot = -1
                         switch pieces[piece] {

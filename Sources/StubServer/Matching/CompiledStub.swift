@@ -60,9 +60,10 @@ final class CompiledStub: Sendable {
         if residual.indices.dropFirst().allSatisfy({ residual[$0 - 1].evaluationCost <= residual[$0].evaluationCost }) {
             residualReferences = UnmanagedList(residual)
         } else {
-            residualReferences = UnmanagedList(residual.enumerated().sorted {
-                ($0.element.evaluationCost, $0.offset) < ($1.element.evaluationCost, $1.offset)
-            }.map(\.element))
+            residualReferences = UnmanagedList(
+                residual.enumerated().sorted {
+                    ($0.element.evaluationCost, $0.offset) < ($1.element.evaluationCost, $1.offset)
+                }.map(\.element))
         }
         self.isCatchAll = isCatchAll
         self.pathPattern = pathPattern
@@ -119,4 +120,3 @@ struct UnmanagedList<Object: AnyObject>: @unchecked Sendable {
 
     func free() { buffer.deallocate() }
 }
-

@@ -78,7 +78,7 @@ enum FormDecoding {
         // Skip the disposition type.
         while index < text.endIndex, text[index] != ";" { index = text.index(after: index) }
         while index < text.endIndex {
-            index = text.index(after: index)  // past ';'
+            index = text.index(after: index) // past ';'
             while index < text.endIndex, text[index] == " " || text[index] == "\t" { index = text.index(after: index) }
             let nameStart = index
             while index < text.endIndex, text[index] != "=", text[index] != ";" { index = text.index(after: index) }

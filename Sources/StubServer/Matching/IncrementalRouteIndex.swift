@@ -42,7 +42,8 @@ struct IncrementalRouteIndex {
         /// Marks `number` removed; false if it is not filed here.
         mutating func remove(_ number: Int32, method: Int32) -> Bool {
             guard let bucket = buckets.firstIndex(where: { $0.method == method }) else { return false }
-            var low = 0, high = buckets[bucket].numbers.count
+            var low = 0
+            var high = buckets[bucket].numbers.count
             while low < high {
                 let middle = (low + high) / 2
                 let value = buckets[bucket].numbers[middle]
@@ -122,9 +123,10 @@ struct IncrementalRouteIndex {
             if terminal { nodes[node].terminal.append(number, method: method) } else { nodes[node].prefix.append(number, method: method) }
             if key.segmentsNeedASCIIPath { asciiOnly.append(number, method: method) }
         }
-        guards.append(PathGuard(
-            prefix: key.prefix, suffix: key.suffix, prefixNeedsASCII: key.prefixNeedsASCIIPath,
-            suffixNeedsASCII: key.suffixNeedsASCIIPath, hasResidualConditions: hasResidualConditions))
+        guards.append(
+            PathGuard(
+                prefix: key.prefix, suffix: key.suffix, prefixNeedsASCII: key.prefixNeedsASCIIPath,
+                suffixNeedsASCII: key.suffixNeedsASCIIPath, hasResidualConditions: hasResidualConditions))
         return number
     }
 
@@ -262,7 +264,9 @@ struct IncrementalRouteIndex {
             }
         }
 
-        private mutating func visit<Check: CandidateCheck>(_ node: Int32, from offset: Int, _ path: UnsafeBufferPointer<UInt8>, _ check: Check) {
+        private mutating func visit<Check: CandidateCheck>(
+            _ node: Int32, from offset: Int, _ path: UnsafeBufferPointer<UInt8>, _ check: Check
+        ) {
             let here = index.nodes[Int(node)]
             offer(here.prefix, path: path, check)
             var start = offset
@@ -286,7 +290,7 @@ struct IncrementalRouteIndex {
                 while position > 0 {
                     position -= 1
                     let number = bucket.numbers[position]
-                    if number < 0 { continue }  // removed
+                    if number < 0 { continue } // removed
                     if number <= best { break }
                     let guarded = index.guards[Int(number)]
                     if let path, !guarded.admits(path, pathIsASCII: pathIsASCII) { continue }

@@ -18,7 +18,9 @@ struct JSONPath: Sendable, Hashable {
     }
 
     struct Filter: Sendable, Hashable {
-        enum Comparison: String, Sendable, Hashable { case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">=" }
+        enum Comparison: String, Sendable, Hashable {
+            case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+        }
         var path: [String]
         var comparison: Comparison?
         var operand: JSONValue?
@@ -121,8 +123,9 @@ struct JSONPath: Sendable, Hashable {
 
         mutating func parse() throws(SyntaxError) -> [Step] {
             var steps: [Step] = []
-            if index < characters.count, characters[index] == "$" { index += 1 }
-            else if index < characters.count, characters[index] != "." && characters[index] != "[" {
+            if index < characters.count, characters[index] == "$" {
+                index += 1
+            } else if index < characters.count, characters[index] != "." && characters[index] != "[" {
                 // Jayway accepts `a.b` for `$.a.b`.
                 steps.append(.child(try name()))
             }
@@ -197,7 +200,7 @@ struct JSONPath: Sendable, Hashable {
         }
 
         mutating func bracket() throws(SyntaxError) -> Step {
-            index += 1  // '['
+            index += 1 // '['
             skipSpaces()
             guard index < characters.count else { throw fail("unterminated '['") }
             let character = characters[index]
@@ -212,7 +215,9 @@ struct JSONPath: Sendable, Hashable {
                 while index < characters.count, characters[index] == "," {
                     index += 1
                     skipSpaces()
-                    guard index < characters.count, characters[index] == "'" || characters[index] == "\"" else { throw fail("expected a quoted name") }
+                    guard index < characters.count, characters[index] == "'" || characters[index] == "\"" else {
+                        throw fail("expected a quoted name")
+                    }
                     names.append(try quoted())
                     skipSpaces()
                 }
@@ -259,7 +264,9 @@ struct JSONPath: Sendable, Hashable {
                 if characters[index] == "." {
                     index += 1
                     var name = ""
-                    while index < characters.count, characters[index].isLetter || characters[index].isNumber || characters[index] == "_" || characters[index] == "-" {
+                    while index < characters.count,
+                        characters[index].isLetter || characters[index].isNumber || characters[index] == "_" || characters[index] == "-"
+                    {
                         name.append(characters[index])
                         index += 1
                     }
@@ -268,7 +275,9 @@ struct JSONPath: Sendable, Hashable {
                 } else {
                     index += 1
                     skipSpaces()
-                    guard index < characters.count, characters[index] == "'" || characters[index] == "\"" else { throw fail("expected a quoted name") }
+                    guard index < characters.count, characters[index] == "'" || characters[index] == "\"" else {
+                        throw fail("expected a quoted name")
+                    }
                     path.append(try quoted())
                     try expect("]")
                 }
@@ -280,7 +289,9 @@ struct JSONPath: Sendable, Hashable {
                 index += 1
             }
             if operatorText.isEmpty { return Filter(path: path, comparison: nil, operand: nil) }
-            guard let comparison = Filter.Comparison(rawValue: operatorText) else { throw fail("unsupported filter operator '\(operatorText)'") }
+            guard let comparison = Filter.Comparison(rawValue: operatorText) else {
+                throw fail("unsupported filter operator '\(operatorText)'")
+            }
             skipSpaces()
             guard index < characters.count else { throw fail("expected a value after '\(operatorText)'") }
             let operand: JSONValue
@@ -297,7 +308,9 @@ struct JSONPath: Sendable, Hashable {
                 case "false": operand = .bool(false)
                 case "null": operand = .null
                 default:
-                    guard let number = JSONNumber(literal) else { throw fail("expected a string, number, true, false or null, got '\(literal)'") }
+                    guard let number = JSONNumber(literal) else {
+                        throw fail("expected a string, number, true, false or null, got '\(literal)'")
+                    }
                     operand = .number(number)
                 }
             }

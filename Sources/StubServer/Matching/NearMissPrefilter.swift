@@ -93,7 +93,11 @@ struct NearMissHint: Sendable {
                 default: far = 0.8
                 }
                 let distance = NearMissRanking.weight(condition) * far
-                if fields == 0 { (fieldHashes.0, fieldDistances.0) = (hash, distance) } else { (fieldHashes.1, fieldDistances.1) = (hash, distance) }
+                if fields == 0 {
+                    (fieldHashes.0, fieldDistances.0) = (hash, distance)
+                } else {
+                    (fieldHashes.1, fieldDistances.1) = (hash, distance)
+                }
                 fields += 1
                 add(isHeader ? .absentHeader : .absentQuery)
             default: break
@@ -115,7 +119,10 @@ struct NearMissHint: Sendable {
         switch pathShape {
         case .none: return nil
         case .singleEqual:
-            path = pathWeight * NearMissRanking.pathDistance(common: sharedSegmentsAtMost(request.path), longest: max(Int(segmentCount), request.path.segmentCount))
+            path =
+                pathWeight
+                * NearMissRanking.pathDistance(
+                    common: sharedSegmentsAtMost(request.path), longest: max(Int(segmentCount), request.path.segmentCount))
         case .singleOther: path = pathWeight * 1
         case .several:
             // Several path terms in unknown order: only the path and method (two terms add the
@@ -123,7 +130,8 @@ struct NearMissHint: Sendable {
             let methodFailed = method.map { $0 != request.method } ?? false
             let failed = methodFailed ? 2 : 1
             return NearMissRanking.Score(
-                pathMiss: 2, methodFailed: methodFailed, failedCount: failed, distance: methodFailed ? pathWeight * 0.3 + 5 : pathWeight * 0.3,
+                pathMiss: 2, methodFailed: methodFailed, failedCount: failed,
+                distance: methodFailed ? pathWeight * 0.3 + 5 : pathWeight * 0.3,
                 matchedCount: conditionCount - failed)
         }
         var methodFailed = false
@@ -158,7 +166,8 @@ struct NearMissHint: Sendable {
                 }
             }
         }
-        return NearMissRanking.Score(pathMiss: 2, methodFailed: methodFailed, failedCount: failed, distance: distance, matchedCount: conditionCount - failed)
+        return NearMissRanking.Score(
+            pathMiss: 2, methodFailed: methodFailed, failedCount: failed, distance: distance, matchedCount: conditionCount - failed)
     }
 
     /// The most leading segments the uri can share with the request's path: exact up to
@@ -169,7 +178,8 @@ struct NearMissHint: Sendable {
         let hashed = min(limit, Self.hashedSegments)
         var common = 0
         while common < hashed {
-            let mine: UInt64, theirs: UInt64
+            let mine: UInt64
+            let theirs: UInt64
             switch common {
             case 0: (mine, theirs) = (segmentHashes.0, request.segmentHashes.0)
             case 1: (mine, theirs) = (segmentHashes.1, request.segmentHashes.1)
@@ -329,8 +339,9 @@ extension NearMissRanking {
                     let bound = best.count == count ? best[count - 1].score : nil
                     let hint = pool.hint(at: position)
                     if let bound, !isOffered,
-                       let lowest = hint.bestScoreWithFailedPath(facts),
-                       !(lowest < bound) {
+                        let lowest = hint.bestScoreWithFailedPath(facts),
+                        !(lowest < bound)
+                    {
                         continue
                     }
                     if hint.conditionCount == 0 || (!ranked.isEmpty && ranked.contains(base + position)) { continue }

@@ -28,7 +28,9 @@ enum NearMissRanking {
 
     static func score(_ conditions: [RequestCondition], _ view: RequestView) -> (score: Score, failed: [RequestCondition]) {
         var failed: [RequestCondition] = []
-        var hasPath = false, pathFailed = false, methodFailed = false
+        var hasPath = false
+        var pathFailed = false
+        var methodFailed = false
         var distance = 0.0
         for condition in conditions {
             let aspect = condition.aspect
@@ -49,7 +51,8 @@ enum NearMissRanking {
     /// list). Allocation-free, and the path and method are looked at first: every unmatched
     /// request ranks every stub, 100,000 of them with a large admin-built configuration.
     static func score(_ conditions: [RequestCondition], _ view: RequestView, betterThan bound: Score?) -> Score? {
-        var hasPath = false, pathFailed = false
+        var hasPath = false
+        var pathFailed = false
         for condition in conditions where condition.aspect == .path {
             hasPath = true
             if !condition.matches(view) { pathFailed = true; break }
@@ -144,16 +147,20 @@ enum NearMissRanking {
     /// without splitting).
     static func sharedSegments(_ a: String, _ b: String) -> (common: Int, longest: Int) {
         func count(_ text: String) -> Int {
-            var segments = 0, inSegment = false
+            var segments = 0
+            var inSegment = false
             for byte in text.utf8 {
                 if byte == UInt8(ascii: "/") { inSegment = false } else if !inSegment { inSegment = true; segments += 1 }
             }
             return segments
         }
-        var common = 0, inSegment = false
-        var left = a.utf8.makeIterator(), right = b.utf8.makeIterator()
+        var common = 0
+        var inSegment = false
+        var left = a.utf8.makeIterator()
+        var right = b.utf8.makeIterator()
         while true {
-            let x = left.next(), y = right.next()
+            let x = left.next()
+            let y = right.next()
             if x == nil || y == nil {
                 // Both ended at once, or one ended where the other's segment ends.
                 let other = x ?? y

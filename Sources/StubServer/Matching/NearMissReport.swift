@@ -56,7 +56,8 @@ enum NearMissReport {
         }
         let plural = comparedSessions == 1 ? "" : "s"
         lines.append(
-            "\(comparedSessions) stub\(plural) with request conditions compared; the closest failed \(first.failed.count) of \(first.stub.conditions.count).")
+            "\(comparedSessions) stub\(plural) with request conditions compared; the closest failed \(first.failed.count) of \(first.stub.conditions.count)."
+        )
         return finish(lines)
     }
 

@@ -59,10 +59,11 @@ enum PercentDecoding {
             if start < end {
                 let piece = text[start..<end]
                 if let equals = piece.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                    pairs.append((
-                        decode(piece[..<equals], plusAsSpace: true),
-                        decode(piece[piece.utf8.index(after: equals)...], plusAsSpace: true)
-                    ))
+                    pairs.append(
+                        (
+                            decode(piece[..<equals], plusAsSpace: true),
+                            decode(piece[piece.utf8.index(after: equals)...], plusAsSpace: true)
+                        ))
                 } else {
                     pairs.append((decode(piece, plusAsSpace: true), ""))
                 }

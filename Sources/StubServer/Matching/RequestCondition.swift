@@ -130,7 +130,9 @@ final class RequestCondition: Sendable {
     var appliesToPreflight: Bool {
         switch test {
         case .uri, .uriWithin, .method, .version, .query, .mountedFile, .scenario: true
-        case .header, .cookie, .form, .text, .bodyBytes, .missingBodyFile, .bodyJSON, .bodyXML, .jsonPath, .structureJSON, .structureXML, .xpath: false
+        case .header, .cookie, .form, .text, .bodyBytes, .missingBodyFile, .bodyJSON, .bodyXML, .jsonPath, .structureJSON, .structureXML,
+            .xpath:
+            false
         }
     }
 
@@ -151,7 +153,7 @@ final class RequestCondition: Sendable {
     private func matchesBody(_ view: RequestView) -> Bool {
         switch test {
         case .uri, .uriWithin, .method, .version, .header, .query, .cookie, .form:
-            return false  // handled by `matches`
+            return false // handled by `matches`
         case .scenario(let states, let name, let state): return states.state(of: name) == state
         case .text(let predicate): return predicate.matches(view.request.body.isEmpty ? nil : view.bodyText)
         case .bodyBytes(let expected): return view.request.body == expected
@@ -224,7 +226,9 @@ final class RequestCondition: Sendable {
             }
             return list(expression.evaluate(document))
         case .mountedFile(let mount):
-            guard let relative = mount.relativePath(view.path) else { return "\(quoted(view.path)), not a servable path below \(quoted(mount.prefix))" }
+            guard let relative = mount.relativePath(view.path) else {
+                return "\(quoted(view.path)), not a servable path below \(quoted(mount.prefix))"
+            }
             return "no file \(quoted(relative)) in \(quoted(mount.root))"
         case .scenario(let states, let name, _): return "state " + quoted(states.state(of: name))
         }

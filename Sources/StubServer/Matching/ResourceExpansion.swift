@@ -25,7 +25,9 @@ enum ResourceExpansion {
         expand(resource, base: [], path: ".resource", template: definition, into: &sessions, problems: &problems)
         // Anything else below the top resource: moco fails with 400; an unknown path is a 404.
         let root = rootPieces(resource.name, base: [])
-        sessions.append(fallback(template: definition, path: ".resource", uri: matcher(root + [.literal("/")], openEnded: true), methods: nil, status: 404))
+        sessions.append(
+            fallback(
+                template: definition, path: ".resource", uri: matcher(root + [.literal("/")], openEnded: true), methods: nil, status: 404))
         return sessions
     }
 
@@ -54,23 +56,29 @@ enum ResourceExpansion {
                 if let id = entry.id?.trimmingASCIIWhitespace() {
                     guard withID != false else { continue }
                     if id.isEmpty || id.contains("/") {
-                        problems.append(StubCompileProblem(path: entryPath + ".id", message: "expected an id without '/' (or \"*\" for any)"))
+                        problems.append(
+                            StubCompileProblem(path: entryPath + ".id", message: "expected an id without '/' (or \"*\" for any)"))
                         continue
                     }
-                    sessions.append(session(template: template, path: entryPath, uri: single(id), method: method, entry: entry, problems: &problems))
+                    sessions.append(
+                        session(template: template, path: entryPath, uri: single(id), method: method, entry: entry, problems: &problems))
                 } else {
                     guard withID != true else { continue }
-                    sessions.append(session(template: template, path: entryPath, uri: collection, method: method, entry: entry, problems: &problems))
+                    sessions.append(
+                        session(template: template, path: entryPath, uri: collection, method: method, entry: entry, problems: &problems))
                 }
             }
         }
-        for (key, method, entries) in [("put", "PUT", resource.put), ("delete", "DELETE", resource.delete), ("patch", "PATCH", resource.patch)] {
+        for (key, method, entries) in [
+            ("put", "PUT", resource.put), ("delete", "DELETE", resource.delete), ("patch", "PATCH", resource.patch),
+        ] {
             for (offset, entry) in entries.enumerated() where entry.id == nil {
                 problems.append(StubCompileProblem(path: "\(path).\(key)[\(offset)]", message: "\(method) needs an \"id\" (\"*\" for any)"))
             }
         }
         for (offset, entry) in resource.post.enumerated() where entry.id != nil {
-            problems.append(StubCompileProblem(path: "\(path).post[\(offset)].id", message: "POST goes to the collection; it takes no \"id\""))
+            problems.append(
+                StubCompileProblem(path: "\(path).post[\(offset)].id", message: "POST goes to the collection; it takes no \"id\""))
         }
 
         // GET: single entries, then collection entries, then the aggregate, then 404.
@@ -96,7 +104,9 @@ enum ResourceExpansion {
         sessions.append(fallback(template: template, path: path, uri: collection, methods: ["POST"], status: 400))
         sessions.append(fallback(template: template, path: path, uri: anySingle, methods: ["POST"], status: 404))
 
-        for (key, method, entries) in [("put", "PUT", resource.put), ("delete", "DELETE", resource.delete), ("patch", "PATCH", resource.patch)] {
+        for (key, method, entries) in [
+            ("put", "PUT", resource.put), ("delete", "DELETE", resource.delete), ("patch", "PATCH", resource.patch),
+        ] {
             add(entries, method: method, key: key, withID: true)
         }
         add(resource.head, method: "HEAD", key: "head", withID: true)
@@ -129,7 +139,9 @@ enum ResourceExpansion {
     ) -> StubDefinition {
         var request = entry.request ?? RequestPattern()
         if request.uri != nil || request.method != nil {
-            problems.append(StubCompileProblem(path: path + ".request", message: "the resource sets the uri and method; remove them from the entry's request"))
+            problems.append(
+                StubCompileProblem(
+                    path: path + ".request", message: "the resource sets the uri and method; remove them from the entry's request"))
         }
         request.uri = uri
         request.method = .equal(method)
@@ -141,7 +153,9 @@ enum ResourceExpansion {
         return session
     }
 
-    private static func fallback(template: StubDefinition, path: String, uri: TextMatcher, methods: [String]?, status: Int) -> StubDefinition {
+    private static func fallback(template: StubDefinition, path: String, uri: TextMatcher, methods: [String]?, status: Int)
+        -> StubDefinition
+    {
         var session = template
         session.resource = nil
         var request = RequestPattern(uri: uri)

@@ -109,7 +109,9 @@ struct RouteIndex: Sendable {
     }
 
     @inline(__always)
-    private func search<Check: CandidateCheck>(path: String, method: String, askAboutEveryStub: Bool, _ check: Check, everyMethod: Bool = false) -> Int? {
+    private func search<Check: CandidateCheck>(
+        path: String, method: String, askAboutEveryStub: Bool, _ check: Check, everyMethod: Bool = false
+    ) -> Int? {
         var search = Search(tables: tables, method: everyMethod ? Search.everyMethod : methodID(method), askAll: askAboutEveryStub)
         if let group = exact[path] {
             search.offer(group, path: nil, check)

@@ -64,7 +64,7 @@ extension RouteIndex {
         private var methodIDs: [String: Int32] = [:]
         var nodes = [Node()]
         private var exactLists: [String: Int32] = [:]
-        private var listCount: Int32 = 1  // list 0: stubs keyed for ASCII paths only
+        private var listCount: Int32 = 1 // list 0: stubs keyed for ASCII paths only
         private var entries: [Entry] = []
         var guards: [Guard] = []
         var guardBytes: [UInt8] = []
@@ -177,7 +177,7 @@ extension RouteIndex {
                 }
                 groups[Int(list)] = Group(start: firstRun, end: Int32(flat.runs.count))
             }
-            flat.exact = exactLists.mapValues { groups[Int($0)] }  // same keys: no rehashing
+            flat.exact = exactLists.mapValues { groups[Int($0)] } // same keys: no rehashing
             flat.nodes = nodes.map { node in
                 RouteIndex.Node(
                     prefix: node.prefixList < 0 ? .empty : groups[Int(node.prefixList)],

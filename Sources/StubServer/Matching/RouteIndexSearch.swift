@@ -84,7 +84,9 @@ extension RouteIndex {
             if !pathIsASCII { offer(asciiOnly, path: path, check) }
         }
 
-        private mutating func visit<Check: CandidateCheck>(_ node: Int32, from offset: Int, _ path: UnsafeBufferPointer<UInt8>, _ check: Check) {
+        private mutating func visit<Check: CandidateCheck>(
+            _ node: Int32, from offset: Int, _ path: UnsafeBufferPointer<UInt8>, _ check: Check
+        ) {
             let here = nodes[Int(node)]
             offer(here.prefix, path: path, check)
             var start = offset

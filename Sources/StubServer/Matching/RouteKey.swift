@@ -69,7 +69,7 @@ struct RouteKey: Sendable, Equatable {
         var exactAt: Int?
         var best: (segments: [Segment], terminal: Bool, needsASCII: Bool)?
         func consider(_ segments: [Segment], terminal: Bool, needsASCII: Bool) {
-            if segments.isEmpty && !terminal { return }  // no better than unkeyed
+            if segments.isEmpty && !terminal { return } // no better than unkeyed
             // Longer keys discriminate more; a terminal key beats a prefix key of equal length.
             if let current = best {
                 if segments.count < current.segments.count { return }

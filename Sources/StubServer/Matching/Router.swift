@@ -67,7 +67,9 @@ public final class Router: Sendable {
 
     /// `adjustingRouteKeys` lets tests file stubs under deliberately wrong keys, to prove the
     /// index-versus-scan comparison notices.
-    init(stubs definitions: [StubDefinition], adjustingRouteKeys adjust: ((RouteKey) -> RouteKey)?, options: RouterOptions = RouterOptions()) throws {
+    init(
+        stubs definitions: [StubDefinition], adjustingRouteKeys adjust: ((RouteKey) -> RouteKey)?, options: RouterOptions = RouterOptions()
+    ) throws {
         let runtime = StubRuntime()
         let (compiled, compileProblems) = Self.compile(definitions, runtime: runtime, options: options)
         let diagnostics = compileProblems + Self.webSocketEndpointProblems(definitions)
@@ -93,7 +95,9 @@ public final class Router: Sendable {
 
     /// Compiles sessions in order (a REST resource into several); what did not compile is
     /// named in the diagnostics. `reference` defaults to `stubs#i`.
-    static func compile(_ definitions: [StubDefinition], runtime: StubRuntime, options: RouterOptions) -> ([CompiledStub], [ConfigDiagnostic]) {
+    static func compile(_ definitions: [StubDefinition], runtime: StubRuntime, options: RouterOptions) -> (
+        [CompiledStub], [ConfigDiagnostic]
+    ) {
         var compiled: [CompiledStub] = []
         var diagnostics: [ConfigDiagnostic] = []
         compiled.reserveCapacity(definitions.count)
@@ -107,23 +111,32 @@ public final class Router: Sendable {
                 var expansionProblems: [StubCompileProblem] = []
                 for session in ResourceExpansion.sessions(for: definitions[position], problems: &expansionProblems) {
                     var sessionProblems: [StubCompileProblem] = []
-                    if let stub = StubCompiler.compile(session, reference: reference, runtime: runtime, problems: &sessionProblems, scenarios: options.scenarios) { compiled.append(stub) }
+                    if let stub = StubCompiler.compile(
+                        session, reference: reference, runtime: runtime, problems: &sessionProblems, scenarios: options.scenarios)
+                    {
+                        compiled.append(stub)
+                    }
                     problems += sessionProblems.map { StubCompileProblem(path: session.sourcePath + $0.path, message: $0.message) }
                 }
                 problems += expansionProblems
-            } else if let stub = StubCompiler.compile(definitions[position], reference: reference, runtime: runtime, problems: &problems, scenarios: options.scenarios) {
+            } else if let stub = StubCompiler.compile(
+                definitions[position], reference: reference, runtime: runtime, problems: &problems, scenarios: options.scenarios)
+            {
                 compiled.append(stub)
                 if let prefix = options.reservedPrefix, let (path, prefixOnly) = Self.claimedPath(stub, under: prefix) {
-                    let what = prefixOnly
+                    let what =
+                        prefixOnly
                         ? "this uri matcher's fixed start reaches into \(prefix)/, where the admin API answers first, so the session would be silently hidden there"
                         : "this uri lies under \(prefix)/, where the admin API answers, so the session would never be reached"
-                    problems.append(StubCompileProblem(
-                        path: path,
-                        message: what + "; choose another uri, or start with --no-admin (StubServer.Options.admin = .off) to serve it"))
+                    problems.append(
+                        StubCompileProblem(
+                            path: path,
+                            message: what + "; choose another uri, or start with --no-admin (StubServer.Options.admin = .off) to serve it"))
                 }
             }
             for problem in problems {
-                diagnostics.append(ConfigDiagnostic(file: reference.file, path: "[\(reference.index)]" + problem.path, message: problem.message))
+                diagnostics.append(
+                    ConfigDiagnostic(file: reference.file, path: "[\(reference.index)]" + problem.path, message: problem.message))
             }
         }
         return (compiled, diagnostics)
@@ -181,9 +194,10 @@ public final class Router: Sendable {
         for position in definitions.indices where definitions[position].response.map({ $0.websocket != nil }) ?? false {
             let reference = definitions[position].reference ?? StubReference(file: "stubs", index: position)
             if let first {
-                problems.append(ConfigDiagnostic(
-                    file: reference.file, path: "[\(reference.index)].websocket",
-                    message: "a server has one websocket endpoint and \(first) already declares it"))
+                problems.append(
+                    ConfigDiagnostic(
+                        file: reference.file, path: "[\(reference.index)].websocket",
+                        message: "a server has one websocket endpoint and \(first) already declares it"))
             } else {
                 first = reference
             }
@@ -227,7 +241,9 @@ public final class Router: Sendable {
     }
 
     private func firstMatch(_ view: RequestView) -> CompiledStub? {
-        if let found = index.firstMatch(path: view.path, method: view.method, check: ResidualCheck(stubs: stubReferences.buffer, view: view)) {
+        if let found = index.firstMatch(
+            path: view.path, method: view.method, check: ResidualCheck(stubs: stubReferences.buffer, view: view))
+        {
             return stubs[found]
         }
         if let preflight = CORSPreflight(view), let (stub, _) = firstCORSStub(answering: preflight, view) { return stub }
@@ -240,7 +256,7 @@ public final class Router: Sendable {
     func firstCORSStub(answering preflight: CORSPreflight, _ view: RequestView) -> (CompiledStub, CORSPolicy)? {
         let check = PreflightCheck(stubs: stubReferences.buffer, view: view, preflight: preflight)
         guard let position = index.firstMatch(path: view.path, method: preflight.requestedMethod, check: check),
-              let policy = stubs[position].corsPolicy(answering: preflight, view)
+            let policy = stubs[position].corsPolicy(answering: preflight, view)
         else { return nil }
         return (stubs[position], policy)
     }

@@ -27,7 +27,8 @@ extension Router: RoutingStage {
         }
         // Sessions that match OPTIONS themselves answered above; catch-alls come after.
         if let preflight = CORSPreflight(view),
-           let (stub, policy) = first.firstCORSStub(answering: preflight, view) ?? second?.firstCORSStub(answering: preflight, view) {
+            let (stub, policy) = first.firstCORSStub(answering: preflight, view) ?? second?.firstCORSStub(answering: preflight, view)
+        {
             return RouteResult(reply: CORSPreflight.reply(policy, view), stub: stub.reference)
         }
         if let stub = first.firstCatchAll(view) ?? second?.firstCatchAll(view) {

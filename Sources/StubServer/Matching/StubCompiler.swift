@@ -26,25 +26,30 @@ enum StubCompiler {
         if hasRequest {
             var capture: AntPathPattern?
             let (own, hasURI) = definition.request.map { request in
-                (compileRequest(
-                    request, context: context, path: ".request", labelPrefix: "", scope: scope, problems: &problems,
-                    pathPattern: &capture), request.uri != nil)
+                (
+                    compileRequest(
+                        request, context: context, path: ".request", labelPrefix: "", scope: scope, problems: &problems,
+                        pathPattern: &capture), request.uri != nil
+                )
             }!
             if conditions.isEmpty { conditions = own } else { conditions += own }
             pathPattern = capture
             if !hasURI, !context.isEmpty {
-                conditions.append(RequestCondition(test: .uriWithin(context), label: "uri", expectation: .text("under the context \(quoted(context))")))
+                conditions.append(
+                    RequestCondition(test: .uriWithin(context), label: "uri", expectation: .text("under the context \(quoted(context))")))
             }
         } else if let mount = definition.mount {
             if let point = compileMount(mount, context: context, scope: scope, problems: &problems) {
                 if let prefix = try? TextPredicate.compile(.startsWith(point.prefix), caseInsensitive: false) {
                     conditions.append(RequestCondition(test: .uri(prefix), label: "uri", expectation: .matcher(.startsWith(point.prefix))))
                 }
-                conditions.append(RequestCondition(test: .mountedFile(point), label: "mount", expectation: .text("a file in \(quoted(mount.dir))")))
+                conditions.append(
+                    RequestCondition(test: .mountedFile(point), label: "mount", expectation: .text("a file in \(quoted(mount.dir))")))
                 mountPoint = point
             }
         } else if !context.isEmpty {
-            conditions.append(RequestCondition(test: .uriWithin(context), label: "uri", expectation: .text("under the context \(quoted(context))")))
+            conditions.append(
+                RequestCondition(test: .uriWithin(context), label: "uri", expectation: .text("under the context \(quoted(context))")))
         }
 
         var steps: [ResponseStep] = []
@@ -53,7 +58,9 @@ enum StubCompiler {
         }
         if let mountPoint {
             if definition.response.map({ $0.body != nil || $0.attachment != nil }) ?? false {
-                problems.append(StubCompileProblem(path: ".mount", message: "a mount serves its files as the body; remove text, file, json or attachment"))
+                problems.append(
+                    StubCompileProblem(
+                        path: ".mount", message: "a mount serves its files as the body; remove text, file, json or attachment"))
             }
             steps.append(.body(.mount(mountPoint)))
         }
@@ -78,9 +85,10 @@ enum StubCompiler {
         let live = UpstreamCompiler.compile(definition, reference: reference, runtime: runtime, problems: &problems)
         let states = scenarios ?? ScenarioStates()
         if let scenario = definition.scenario, let required = scenario.requires {
-            conditions.append(RequestCondition(
-                test: .scenario(states, name: scenario.name, state: required), label: "scenario \(quoted(scenario.name))",
-                expectation: .text("state \(quoted(required))")))
+            conditions.append(
+                RequestCondition(
+                    test: .scenario(states, name: scenario.name, state: required), label: "scenario \(quoted(scenario.name))",
+                    expectation: .text("state \(quoted(required))")))
         }
         guard problems.count == before else { return nil }
         return CompiledStub(
@@ -92,7 +100,9 @@ enum StubCompiler {
 
     /// A mount's prefix (with the context) and directory: relative names try the working
     /// directory first (moco), then the configuration's directory or `file_root`.
-    static func compileMount(_ mount: MountDefinition, context: String, scope: StubScope, problems: inout [StubCompileProblem]) -> MountPoint? {
+    static func compileMount(_ mount: MountDefinition, context: String, scope: StubScope, problems: inout [StubCompileProblem])
+        -> MountPoint?
+    {
         let before = problems.count
         var uri = mount.uri.trimmingASCIIWhitespace()
         if uri.isEmpty { uri = "/" }

@@ -112,7 +112,9 @@ extension StubCompiler {
                     add(.bodyBytes(bytes), "file", .text("the content of \(quoted(file.path))"))
                 case .json:
                     do throws(JSONSyntaxError) {
-                        add(.bodyJSON(try JSONParser.parse(bytes).value), "file", .text("JSON equal to the content of \(quoted(file.path))"))
+                        add(
+                            .bodyJSON(try JSONParser.parse(bytes).value), "file", .text("JSON equal to the content of \(quoted(file.path))")
+                        )
                     } catch {
                         problems.append(StubCompileProblem(path: subpath, message: "\(quoted(file.path)): \(error.description)"))
                     }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -92,7 +93,10 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
+        attributes attributeDict: [String: String] = [:]
+    ) {
         flushText()
         depth += 1
         if depth > 256 {
@@ -167,7 +171,7 @@ struct XPathExpression: Sendable, Hashable {
         guard !characters.isEmpty else { throw SyntaxError(message: "empty XPath") }
         var index = 0
         var axis = Axis.child
-        if characters.first != "/" { axis = .child }  // relative to the document
+        if characters.first != "/" { axis = .child } // relative to the document
         while index < characters.count {
             if characters[index] == "/" {
                 if index + 1 < characters.count, characters[index + 1] == "/" {
@@ -197,11 +201,15 @@ struct XPathExpression: Sendable, Hashable {
             default:
                 if token.hasPrefix("@") {
                     let name = String(token.dropFirst())
-                    guard Self.isName(name) else { throw SyntaxError(message: "invalid attribute name '\(name)' in XPath \(quoted(source))") }
+                    guard Self.isName(name) else {
+                        throw SyntaxError(message: "invalid attribute name '\(name)' in XPath \(quoted(source))")
+                    }
                     test = .attribute(name)
                 } else {
                     guard Self.isName(token) else {
-                        throw SyntaxError(message: "unsupported step '\(token)' in XPath \(quoted(source)); supported: names, *, @name, text(), node(), ., ..")
+                        throw SyntaxError(
+                            message:
+                                "unsupported step '\(token)' in XPath \(quoted(source)); supported: names, *, @name, text(), node(), ., ..")
                     }
                     test = .name(token)
                 }

@@ -159,7 +159,8 @@ struct FilePlan: Sendable {
         guard rendersContent else { return (file.bytes, contentType) }
         let template: Template
         do throws(TemplateSyntaxError) {
-            template = try FileCache.shared.derived(from: file, slot: templateSlot, cost: file.bytes.count * 2) { bytes throws(TemplateSyntaxError) in
+            template = try FileCache.shared.derived(from: file, slot: templateSlot, cost: file.bytes.count * 2) {
+                bytes throws(TemplateSyntaxError) in
                 try Template(TextDecoding.decode(bytes, charset: charset), variables: vars)
             }
         } catch {
@@ -176,7 +177,8 @@ enum TextDecoding {
         case "iso-8859-1", "latin1", "latin-1", "iso8859-1":
             return String(bytes.map { Character(Unicode.Scalar($0)) })
         case "utf-16", "utf-16be", "utf-16le":
-            let encoding: String.Encoding = charset?.lowercased() == "utf-16le" ? .utf16LittleEndian : (charset?.lowercased() == "utf-16be" ? .utf16BigEndian : .utf16)
+            let encoding: String.Encoding =
+                charset?.lowercased() == "utf-16le" ? .utf16LittleEndian : (charset?.lowercased() == "utf-16be" ? .utf16BigEndian : .utf16)
             return String(data: Data(bytes), encoding: encoding) ?? String(decoding: bytes, as: UTF8.self)
         default:
             return String(decoding: bytes, as: UTF8.self)

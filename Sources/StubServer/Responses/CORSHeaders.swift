@@ -22,7 +22,9 @@ enum CORSHeaders {
         if simpleMethods.contains(method) {
             guard originAllowed else { return }
             addOrigin(policy, origin: origin, to: &headers)
-            if let expose = policy.exposeHeaders { headers.add(name: "Access-Control-Expose-Headers", value: expose.joined(separator: ",")) }
+            if let expose = policy.exposeHeaders {
+                headers.add(name: "Access-Control-Expose-Headers", value: expose.joined(separator: ","))
+            }
             addCredentials(policy, to: &headers)
             return
         }

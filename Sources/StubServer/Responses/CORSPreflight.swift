@@ -17,9 +17,9 @@ struct CORSPreflight {
     /// `Access-Control-Request-Method`.
     init?(_ view: RequestView) {
         guard view.method == "OPTIONS",
-              let origin = view.request.headers["Origin"], !origin.isEmpty,
-              let requested = view.request.headers["Access-Control-Request-Method"]?.trimmingCharacters(in: .whitespaces),
-              !requested.isEmpty
+            let origin = view.request.headers["Origin"], !origin.isEmpty,
+            let requested = view.request.headers["Access-Control-Request-Method"]?.trimmingCharacters(in: .whitespaces),
+            !requested.isEmpty
         else { return nil }
         requestedMethod = requested.uppercased()
     }

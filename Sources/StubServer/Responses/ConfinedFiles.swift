@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 import CSystemShims
@@ -79,7 +80,8 @@ enum ConfinedFiles {
             return .failure(Failure(message: "the file root \(quoted(root)) does not exist", isNotFound: true))
         }
         guard normalizedComponents(real).starts(with: normalizedComponents(realRoot)) else {
-            return .failure(Failure(message: "\(quoted(name)) resolves (through a symlink) outside the file root \(quoted(root))", isNotFound: false))
+            return .failure(
+                Failure(message: "\(quoted(name)) resolves (through a symlink) outside the file root \(quoted(root))", isNotFound: false))
         }
         return .success(real)
     }
@@ -179,7 +181,8 @@ enum ConfinedFiles {
             if code == ENOENT || code == ENOTDIR {
                 return .failure(Failure(message: "the file root \(quoted(root)) does not exist", isNotFound: true))
             }
-            return .failure(Failure(message: "the file root \(quoted(root)) cannot be opened: \(String(cString: strerror(code)))", isNotFound: false))
+            return .failure(
+                Failure(message: "the file root \(quoted(root)) cannot be opened: \(String(cString: strerror(code)))", isNotFound: false))
         }
         defer { _ = closeDescriptor(rootFD) }
         var pending = Array(components.reversed())
@@ -206,7 +209,8 @@ enum ConfinedFiles {
                 case ENOENT, ENOTDIR:
                     return .failure(Failure(message: "no file \(quoted(name)) in \(quoted(root))", isNotFound: true))
                 default:
-                    return .failure(Failure(message: "\(quoted(name)) could not be opened: \(String(cString: strerror(code)))", isNotFound: false))
+                    return .failure(
+                        Failure(message: "\(quoted(name)) could not be opened: \(String(cString: strerror(code)))", isNotFound: false))
                 }
             }
             links += 1
@@ -214,7 +218,9 @@ enum ConfinedFiles {
                 return .failure(Failure(message: "\(quoted(name)) goes through more than \(maximumSymlinks) symlinks", isNotFound: false))
             }
             guard let base = spliceLink(target, at: resolved, root: root) else {
-                return .failure(Failure(message: "\(quoted(name)) resolves (through a symlink) outside the file root \(quoted(root))", isNotFound: false))
+                return .failure(
+                    Failure(
+                        message: "\(quoted(name)) resolves (through a symlink) outside the file root \(quoted(root))", isNotFound: false))
             }
             // Start again from the root with the link's target in place of the link.
             pending.append(contentsOf: base.reversed())
@@ -336,6 +342,8 @@ struct FileIdentity: Hashable, Sendable {
         let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
         let changed = Int64(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(info.st_ctimespec.tv_nsec)
         #endif
-        self.init(device: Self.deviceNumber(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size), modified: modified, changed: changed)
+        self.init(
+            device: Self.deviceNumber(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size), modified: modified,
+            changed: changed)
     }
 }

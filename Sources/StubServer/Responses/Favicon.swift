@@ -5,7 +5,11 @@ import Foundation
 /// matches `/favicon.ico` — a catch-all too — always wins.
 enum Favicon {
     /// A 16×16 PNG: a teal tile with an "R", for Rehearsal.
-    static let png: [UInt8] = Array(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAOElEQVR42mNgoBpoaPhPEqZIM4Yh1DYAFyDZAFx8+hlAFS/g1EzXMMBpCCkGYBUfRCmR4sxEAQAAGgPG5G14Qe4AAAAASUVORK5CYII=")!)
+    static let png: [UInt8] = Array(
+        Data(
+            base64Encoded:
+                "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAOElEQVR42mNgoBpoaPhPEqZIM4Yh1DYAFyDZAFx8+hlAFS/g1EzXMMBpCCkGYBUfRCmR4sxEAQAAGgPG5G14Qe4AAAAASUVORK5CYII="
+        )!)
 
     static let reference = StubReference(file: "(built-in favicon)", index: 0)
 

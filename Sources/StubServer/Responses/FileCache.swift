@@ -1,5 +1,6 @@
 import Foundation
 import HTTPEngine
+
 #if canImport(Glibc)
 import Glibc
 import CSystemShims
@@ -131,7 +132,8 @@ final class FileCache: @unchecked Sendable {
     private func watchPath(realRoot: String, components: [String], lastIsFile: Bool = true) -> Bool {
         #if canImport(Glibc)
         guard watchFD >= 0 else { return false }
-        let directoryMask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_MOVE_SELF | IN_DELETE_SELF | IN_ATTRIB)
+        let directoryMask =
+            UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_MOVE_SELF | IN_DELETE_SELF | IN_ATTRIB)
             | UInt32(IN_ONLYDIR) | UInt32(IN_DONT_FOLLOW)
         let fileMask = UInt32(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVE_SELF | IN_DELETE_SELF) | UInt32(IN_DONT_FOLLOW)
         var paths: [(String, UInt32)] = [(realRoot, directoryMask)]
@@ -247,7 +249,8 @@ final class FileCache: @unchecked Sendable {
         lock.unlock()
 
         guard let bytes = Self.readAll(opened.fd, expected: opened.identity.size) else {
-            return .failure(ConfinedFiles.Failure(message: "\(quoted(name)) could not be read: \(String(cString: strerror(errno)))", isNotFound: false))
+            return .failure(
+                ConfinedFiles.Failure(message: "\(quoted(name)) could not be read: \(String(cString: strerror(errno)))", isNotFound: false))
         }
         let file = File(key: opened.key, identity: opened.identity, bytes: bytes)
         if bytes.count == opened.identity.size && isSettled(opened.identity) && bytes.count <= byteLimit / 4 {

@@ -29,7 +29,8 @@ enum LivePlan: Sendable {
         var head = draft.response
         let body = head.body
         head.body = []
-        let count: Int, pause: Duration
+        let count: Int
+        let pause: Duration
         switch dribble {
         case .chunks(let chunks, let duration):
             count = max(1, min(chunks, max(body.count, 1)))
@@ -44,7 +45,8 @@ enum LivePlan: Sendable {
         return HTTPStreamedResponse(head: head, contentLength: body.count) { stream in
             let index = stream.index
             guard index < count else { return stream.finish() }
-            let start = body.count * index / count, end = body.count * (index + 1) / count
+            let start = body.count * index / count
+            let end = body.count * (index + 1) / count
             stream.schedule(after: index == 0 ? .zero : pause) { stream.write(Array(body[start..<end])) }
         }
     }
@@ -128,12 +130,14 @@ struct SSEPlan: Sendable {
                 case "data": event.data.append(field.value)
                 case "retry":
                     guard let retry = Int(field.value), retry > 0 else {
-                        throw SSEFileError(message: "line \(field.line): retry must be a positive number of milliseconds, got \(quoted(field.value))")
+                        throw SSEFileError(
+                            message: "line \(field.line): retry must be a positive number of milliseconds, got \(quoted(field.value))")
                     }
                     event.retry = retry
                 case "delay":
                     guard let delay = Double(field.value), delay >= 0, delay.isFinite else {
-                        throw SSEFileError(message: "line \(field.line): delay must be a number of milliseconds, got \(quoted(field.value))")
+                        throw SSEFileError(
+                            message: "line \(field.line): delay must be a number of milliseconds, got \(quoted(field.value))")
                     }
                     event.delay = .nanoseconds(Int64(delay * 1_000_000))
                 default: break

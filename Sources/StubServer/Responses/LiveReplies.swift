@@ -185,7 +185,8 @@ enum LiveReplies {
             if let response {
                 var seed = ResponseDraft()
                 seed.status = response.status
-                for field in response.headers where !HTTPHeaders.sameName(field.name, "Date") && !HTTPHeaders.sameName(field.name, "Server") {
+                for field in response.headers where !HTTPHeaders.sameName(field.name, "Date") && !HTTPHeaders.sameName(field.name, "Server")
+                {
                     seed.headers.add(name: field.name, value: field.value)
                 }
                 if let relayed, relayed.isAttached, !(100..<200).contains(response.status), response.status != 204, response.status != 304 {
@@ -284,7 +285,9 @@ enum LiveReplies {
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(EventPlan.readTimeout.nanoseconds))) {
             guard !answered.snapshot else { return }
             call.cancel()
-            EventLog.warn("stubserver: \(owner) on.complete \(request.method) \(request.url) failed: no answer within \(EventPlan.readTimeout); the client was answered")
+            EventLog.warn(
+                "stubserver: \(owner) on.complete \(request.method) \(request.url) failed: no answer within \(EventPlan.readTimeout); the client was answered"
+            )
             promise.fulfill(reply)
         }
         return HTTPReply(.deferred(promise))

@@ -40,7 +40,8 @@ final class RecordingStore: @unchecked Sendable {
         lock.lock()
         // Identifiers can come from the request: bound how many one group keeps.
         if memory[group]?[identifier] == nil, let count = memory[group]?.count, count >= Self.maxPerGroup,
-           let evicted = memory[group]?.keys.first {
+            let evicted = memory[group]?.keys.first
+        {
             memory[group]?[evicted] = nil
         }
         memory[group, default: [:]][identifier] = request
@@ -83,7 +84,8 @@ final class TapeFile: @unchecked Sendable {
         do {
             recordings = try JSONDecoder().decode([RecordingStore.Recording].self, from: data)
         } catch {
-            throw StubCompileProblem(path: "", message: "\(path) is not a tape ([{\"group\": …, \"identifier\": …, \"request\": …}]): \(error)")
+            throw StubCompileProblem(
+                path: "", message: "\(path) is not a tape ([{\"group\": …, \"identifier\": …, \"request\": …}]): \(error)")
         }
     }
 

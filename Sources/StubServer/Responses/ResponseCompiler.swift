@@ -19,7 +19,8 @@ enum ResponseCompiler {
             if (100...599).contains(status) {
                 steps.append(.status(status))
             } else {
-                problems.append(StubCompileProblem(path: path + ".status", message: "expected a status code from 100 to 599, got \(status)"))
+                problems.append(
+                    StubCompileProblem(path: path + ".status", message: "expected a status code from 100 to 599, got \(status)"))
             }
         }
         for header in response.headers {
@@ -48,7 +49,9 @@ enum ResponseCompiler {
             }
             for (attribute, text) in [("path", cookie.path), ("domain", cookie.domain)] {
                 if let text, text.contains(where: { $0 == ";" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) {
-                    problems.append(StubCompileProblem(path: cookiePath() + "." + attribute, message: "a cookie \(attribute) cannot contain ';' or a line break"))
+                    problems.append(
+                        StubCompileProblem(
+                            path: cookiePath() + "." + attribute, message: "a cookie \(attribute) cannot contain ';' or a line break"))
                 }
             }
             if let plan = textPlan(cookie.value, path: cookiePath(), problems: &problems) {
@@ -64,7 +67,8 @@ enum ResponseCompiler {
         }
         if let version = response.version {
             if case .literal(let text) = version, !(text == "HTTP/1.0" || text == "HTTP/1.1") {
-                problems.append(StubCompileProblem(path: path + ".version", message: "expected \"HTTP/1.0\" or \"HTTP/1.1\", got \(quoted(text))"))
+                problems.append(
+                    StubCompileProblem(path: path + ".version", message: "expected \"HTTP/1.0\" or \"HTTP/1.1\", got \(quoted(text))"))
             } else if let plan = textPlan(version, path: path + ".version", problems: &problems) {
                 steps.append(.version(plan))
             }
@@ -124,9 +128,10 @@ enum ResponseCompiler {
                     return nil
                 }
             }
-            return .file(FilePlan(
-                name: name, charset: source.charset, rendersContent: source.rendersContent, vars: source.vars,
-                root: scope.fileRoot, fallback: scope.fallbackRoot))
+            return .file(
+                FilePlan(
+                    name: name, charset: source.charset, rendersContent: source.rendersContent, vars: source.vars,
+                    root: scope.fileRoot, fallback: scope.fallbackRoot))
         }
     }
 

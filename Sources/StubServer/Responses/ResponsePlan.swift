@@ -53,7 +53,8 @@ final class ResponsePlan: Sendable {
         // version of the file, so an unchanged file costs what a `text` costs plus an open.
         let dynamic = steps.indices.filter { !steps[$0].isStatic }
         if source == nil, event == nil, dynamic.count == 1, case .body(.file(let file)) = steps[dynamic[0]],
-           file.name.isStatic, !file.rendersContent {
+            file.name.isStatic, !file.rendersContent
+        {
             preparedFile = (dynamic[0], file)
         } else {
             preparedFile = nil

@@ -41,7 +41,9 @@ enum ResponseStep: Sendable {
         case .cookie(let cookie, let value):
             let text = try value.render(input)
             if let problem = SetCookieEncoder.problem(value: text) { throw ResponseFailure(message: problem) }
-            draft.headers.add(name: "Set-Cookie", value: SetCookieEncoder.encode(name: cookie.name, value: text, cookie: cookie, now: input?.now ?? Date()))
+            draft.headers.add(
+                name: "Set-Cookie",
+                value: SetCookieEncoder.encode(name: cookie.name, value: text, cookie: cookie, now: input?.now ?? Date()))
         case .latency(let duration):
             draft.delay += duration
         case .version(let value):

@@ -43,7 +43,8 @@ final class SavedExchangeFile: @unchecked Sendable {
         do {
             exchanges = try JSONDecoder().decode([Exchange].self, from: data)
         } catch {
-            throw StubCompileProblem(path: "", message: "\(path) is not a list of saved exchanges ([{\"request\": …, \"response\": …}]): \(error)")
+            throw StubCompileProblem(
+                path: "", message: "\(path) is not a list of saved exchanges ([{\"request\": …, \"response\": …}]): \(error)")
         }
     }
 

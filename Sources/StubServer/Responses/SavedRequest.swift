@@ -16,7 +16,9 @@ struct SavedRequest: Codable, Sendable, Equatable {
 
     /// Fields that describe the connection or change per client run, never saved or compared
     /// (moco's files carry some of them; a saved `Host` is compared, as moco does).
-    static let unsavedHeaders = ["Host", "Content-Length", "Date", "Connection", "Keep-Alive", "Proxy-Connection", "TE", "Transfer-Encoding", "Upgrade"]
+    static let unsavedHeaders = [
+        "Host", "Content-Length", "Date", "Connection", "Keep-Alive", "Proxy-Connection", "TE", "Transfer-Encoding", "Upgrade",
+    ]
 
     /// `keepingHost`: the request as compared with saved ones, which may name a `Host`.
     init(_ request: HTTPRequest, keepingHost: Bool = false) {
@@ -30,8 +32,10 @@ struct SavedRequest: Codable, Sendable, Equatable {
             queries = grouped
         }
         var grouped: [String: [String]] = [:]
-        for field in request.headers where !Self.unsavedHeaders.contains(where: { HTTPHeaders.sameName($0, field.name) })
-            || (keepingHost && HTTPHeaders.sameName(field.name, "Host")) {
+        for field in request.headers
+        where !Self.unsavedHeaders.contains(where: { HTTPHeaders.sameName($0, field.name) })
+            || (keepingHost && HTTPHeaders.sameName(field.name, "Host"))
+        {
             grouped[field.name, default: []].append(field.value)
         }
         headers = grouped.isEmpty ? nil : grouped
@@ -81,7 +85,9 @@ struct SavedRequest: Codable, Sendable, Equatable {
     /// not compared. Unlike moco, a saved query or header the request lacks is a mismatch.
     func matches(_ other: SavedRequest) -> Bool {
         if let method, !method.isEmpty, method.uppercased() != other.method?.uppercased() { return false }
-        if let uri, !uri.isEmpty, uri != other.uri, uri != other.uri.map({ PercentDecoding.decode($0, plusAsSpace: false) }) { return false }
+        if let uri, !uri.isEmpty, uri != other.uri, uri != other.uri.map({ PercentDecoding.decode($0, plusAsSpace: false) }) {
+            return false
+        }
         if let version, !version.isEmpty, version != other.version { return false }
         if content != nil || contentBase64 != nil, body != other.body { return false }
         let incomingQueries = other.queries ?? [:]
@@ -90,7 +96,8 @@ struct SavedRequest: Codable, Sendable, Equatable {
         for (name, values) in headers ?? [:] {
             if Self.unsavedHeaders.contains(where: { HTTPHeaders.sameName($0, name) }) && !HTTPHeaders.sameName(name, "Host") { continue }
             guard let match = incoming.first(where: { HTTPHeaders.sameName($0.key, name) }),
-                  match.value.map({ $0.lowercased() }) == values.map({ $0.lowercased() }) else { return false }
+                match.value.map({ $0.lowercased() }) == values.map({ $0.lowercased() })
+            else { return false }
         }
         return true
     }
@@ -176,7 +183,8 @@ enum AtomicFileWriter {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let temporary = directory.appendingPathComponent(
+            ".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp")
         guard FileManager.default.createFile(atPath: temporary.path, contents: data) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
         }
@@ -187,7 +195,8 @@ enum AtomicFileWriter {
         guard rename(temporary.path, path) == 0 else {
             let code = errno
             try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: String(cString: strerror(code))])
+            throw CocoaError(
+                .fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: String(cString: strerror(code))])
         }
     }
 

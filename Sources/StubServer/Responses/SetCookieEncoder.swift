@@ -31,7 +31,9 @@ enum SetCookieEncoder {
     static func problem(value: String) -> String? {
         var text = Substring(value)
         if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = text.dropFirst().dropLast() }
-        if let bad = text.first(where: { !$0.isASCII || ($0.asciiValue ?? 0) < 0x21 || $0 == "\"" || $0 == "," || $0 == ";" || $0 == "\\" || $0.asciiValue == 0x7F }) {
+        if let bad = text.first(where: {
+            !$0.isASCII || ($0.asciiValue ?? 0) < 0x21 || $0 == "\"" || $0 == "," || $0 == ";" || $0 == "\\" || $0.asciiValue == 0x7F
+        }) {
             return "the cookie value \(quoted(value)) contains \(quoted(String(bad))), which a cookie value cannot (RFC 6265)"
         }
         return nil
@@ -39,7 +41,7 @@ enum SetCookieEncoder {
 
     /// IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`.
     static func httpDate(_ date: Date) -> String {
-        let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]  // 1970-01-01 was a Thursday
+        let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"] // 1970-01-01 was a Thursday
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         // Clamped to years 1...9999: `Int(Double)` traps past Int.max, and a huge Max-Age is config data.
         let raw = date.timeIntervalSince1970.rounded(.down)
@@ -59,6 +61,7 @@ enum SetCookieEncoder {
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         if month <= 2 { year += 1 }
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60)) GMT"
+        return
+            "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60)) GMT"
     }
 }

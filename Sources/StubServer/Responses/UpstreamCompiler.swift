@@ -9,14 +9,21 @@ enum UpstreamCompiler {
         let scope = definition.scope
         for (offset, response) in scope.responses.enumerated() {
             if let key = liveKey(in: response) {
-                problems.append(StubCompileProblem(path: "(settings response \(offset + 1)).\(key)", message: "\"\(key)\" belongs in a session's response, not in a settings response"))
+                problems.append(
+                    StubCompileProblem(
+                        path: "(settings response \(offset + 1)).\(key)",
+                        message: "\"\(key)\" belongs in a session's response, not in a settings response"))
             }
         }
         var source: ReplySource?
         if let response = definition.response {
             for (offset, alternative) in (response.sequence?.responses ?? []).enumerated() {
                 if let key = liveKey(in: alternative) {
-                    problems.append(StubCompileProblem(path: ".response.\(response.sequence.map { if case .seq = $0 { "seq" } else { "cycle" } } ?? "seq")[\(offset)].\(key)", message: "\"\(key)\" cannot be one of the alternatives of seq or cycle"))
+                    problems.append(
+                        StubCompileProblem(
+                            path:
+                                ".response.\(response.sequence.map { if case .seq = $0 { "seq" } else { "cycle" } } ?? "seq")[\(offset)].\(key)",
+                            message: "\"\(key)\" cannot be one of the alternatives of seq or cycle"))
                 }
             }
             source = compileSource(response, scope: scope, runtime: runtime, problems: &problems)
@@ -65,23 +72,28 @@ enum UpstreamCompiler {
             var mode = ProxyPlan.Mode.plain
             do throws(StubCompileProblem) {
                 if let failover = proxy.failover {
-                    mode = .failover(try runtime.savedExchanges(at: try resolve(failover.file, scope: scope)), statuses: Set(failover.statuses))
+                    mode = .failover(
+                        try runtime.savedExchanges(at: try resolve(failover.file, scope: scope)), statuses: Set(failover.statuses))
                 } else if let playback = proxy.playback {
                     mode = .playback(try runtime.savedExchanges(at: try resolve(playback.file, scope: scope)))
                 }
             } catch {
-                problems.append(StubCompileProblem(path: path + (proxy.failover != nil ? ".failover" : ".playback"), message: error.message))
+                problems.append(
+                    StubCompileProblem(path: path + (proxy.failover != nil ? ".failover" : ".playback"), message: error.message))
                 return nil
             }
             return .proxy(ProxyPlan(target: target, mode: mode, client: runtime.client))
         }
         if let record = response.record {
-            guard let (group, identifier, tape) = slot(record, path: ".response.record", scope: scope, runtime: runtime, problems: &problems) else { return nil }
+            guard
+                let (group, identifier, tape) = slot(record, path: ".response.record", scope: scope, runtime: runtime, problems: &problems)
+            else { return nil }
             return .record(RecordPlan(group: group, identifier: identifier, tape: tape, store: runtime.recordings))
         }
         if let replay = response.replay {
             let path = ".response.replay"
-            guard let (group, identifier, tape) = slot(replay.record, path: path, scope: scope, runtime: runtime, problems: &problems) else { return nil }
+            guard let (group, identifier, tape) = slot(replay.record, path: path, scope: scope, runtime: runtime, problems: &problems)
+            else { return nil }
             let modifier: ReplayPlan.Modifier
             switch replay.modifier {
             case nil:
@@ -109,7 +121,9 @@ enum UpstreamCompiler {
     ) -> (String, TextPlan, TapeFile?)? {
         let group = record.group ?? ""
         let identifierValue = record.identifier ?? .literal(record.group ?? "")
-        guard let identifier = ResponseCompiler.textPlan(identifierValue, path: path + ".identifier", problems: &problems) else { return nil }
+        guard let identifier = ResponseCompiler.textPlan(identifierValue, path: path + ".identifier", problems: &problems) else {
+            return nil
+        }
         var tape: TapeFile?
         if let file = record.tape {
             do throws(StubCompileProblem) {
@@ -139,7 +153,9 @@ enum UpstreamCompiler {
         }
         var headers: [(String, TextPlan)] = []
         for header in event.headers {
-            if let plan = ResponseCompiler.textPlan(header.value, path: path + ".headers" + JSONPathText.key(header.name), problems: &problems) {
+            if let plan = ResponseCompiler.textPlan(
+                header.value, path: path + ".headers" + JSONPathText.key(header.name), problems: &problems)
+            {
                 headers.append((header.name, plan))
             }
         }

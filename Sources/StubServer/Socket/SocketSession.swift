@@ -56,7 +56,8 @@ final class SocketSession: HTTPUpgradeHandler {
 
     private func answer(_ bytes: [UInt8]) {
         guard let channel else { return }
-        let request = HTTPRequest(method: "POST", target: "/", body: bytes, remoteAddress: channel.remoteAddress, remotePort: channel.remotePort)
+        let request = HTTPRequest(
+            method: "POST", target: "/", body: bytes, remoteAddress: channel.remoteAddress, remotePort: channel.remotePort)
         let result = routes.routing.route(request)
         var exchange = SocketExchange(
             received: bytes, sent: nil, stub: result.stub, nearMiss: result.stub == nil ? result.nearMiss : nil,

@@ -9,9 +9,10 @@ enum SocketSessionRules {
         for (position, stub) in stubs.enumerated() {
             let reference = stub.reference ?? StubReference(file: "stubs", index: position)
             func refuse(_ path: String) {
-                problems.append(ConfigDiagnostic(
-                    file: reference.file, path: "[\(reference.index)]\(path)",
-                    message: "not available on a socket server (socket sessions match the text received and answer text)"))
+                problems.append(
+                    ConfigDiagnostic(
+                        file: reference.file, path: "[\(reference.index)]\(path)",
+                        message: "not available on a socket server (socket sessions match the text received and answer text)"))
             }
             if stub.redirectTo != nil { refuse(".redirectTo") }
             if stub.mount != nil { refuse(".mount") }

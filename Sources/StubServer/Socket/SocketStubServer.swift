@@ -108,11 +108,13 @@ public final class SocketStubServer: @unchecked Sendable {
 
     /// Reloads whenever a configuration file changes; `onReload` hears of each attempt.
     public func watchConfiguration(onReload: @escaping @Sendable (ReloadEvent) -> Void = { _ in }) {
-        configurationWatch.start(files: watchedFiles, reload: { [weak self] in
-            guard let self else { return nil }
-            try self.reload()
-            return self.watchedFiles
-        }, onReload: onReload)
+        configurationWatch.start(
+            files: watchedFiles,
+            reload: { [weak self] in
+                guard let self else { return nil }
+                try self.reload()
+                return self.watchedFiles
+            }, onReload: onReload)
     }
 
     public func stopWatching() {

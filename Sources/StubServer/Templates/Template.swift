@@ -53,7 +53,8 @@ struct Template: Sendable {
         for entry in variables.entries {
             if let kind = entry.value.listKind { lists[entry.name] = kind }
             if Template.reservedNames.contains(entry.name) {
-                throw TemplateSyntaxError(message: "the variable name '\(entry.name)' is reserved (req, now and random are built in)", offset: 0)
+                throw TemplateSyntaxError(
+                    message: "the variable name '\(entry.name)' is reserved (req, now and random are built in)", offset: 0)
             }
             names.insert(entry.name)
         }
@@ -134,7 +135,8 @@ struct Template: Sendable {
             } else {
                 if characters[index] == "<", let directive = Self.directive(at: index + 1, in: characters) {
                     throw TemplateSyntaxError(
-                        message: "FreeMarker \(directive) (<#if>, <#list>, <@macro>) are not supported; only ${…} expressions are, with defaults like ${x!'none'}",
+                        message:
+                            "FreeMarker \(directive) (<#if>, <#list>, <@macro>) are not supported; only ${…} expressions are, with defaults like ${x!'none'}",
                         offset: index)
                 }
                 text.append(characters[index])
@@ -183,7 +185,9 @@ public struct TemplateRenderError: Error, Sendable, Equatable, CustomStringConve
 struct TemplateChecker {
     let variables: Set<String>
 
-    static let requestMembers = ["method", "uri", "version", "content", "headers", "queries", "forms", "cookies", "json", "xml", "path", "client"]
+    static let requestMembers = [
+        "method", "uri", "version", "content", "headers", "queries", "forms", "cookies", "json", "xml", "path", "client",
+    ]
     static let clientMembers = ["address", "port"]
 
     func check(_ expression: TemplateExpression, offset: Int) throws(TemplateSyntaxError) {
@@ -200,11 +204,13 @@ struct TemplateChecker {
             return
         case .member(.variable("req"), let member):
             guard Self.requestMembers.contains(member) else {
-                throw TemplateSyntaxError(message: "req has no '\(member)'\(Suggestion.didYouMean(member, among: Self.requestMembers))", offset: offset)
+                throw TemplateSyntaxError(
+                    message: "req has no '\(member)'\(Suggestion.didYouMean(member, among: Self.requestMembers))", offset: offset)
             }
         case .member(.member(.variable("req"), "client"), let member):
             guard Self.clientMembers.contains(member) else {
-                throw TemplateSyntaxError(message: "req.client has no '\(member)'\(Suggestion.didYouMean(member, among: Self.clientMembers))", offset: offset)
+                throw TemplateSyntaxError(
+                    message: "req.client has no '\(member)'\(Suggestion.didYouMean(member, among: Self.clientMembers))", offset: offset)
             }
         case .member(let base, _):
             try check(base, offset: offset)

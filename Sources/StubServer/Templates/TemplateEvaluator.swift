@@ -77,7 +77,8 @@ struct TemplateEvaluator {
         }
     }
 
-    private func member(_ name: String, of base: TemplateValue, expression: TemplateExpression) throws(TemplateRenderError) -> TemplateValue {
+    private func member(_ name: String, of base: TemplateValue, expression: TemplateExpression) throws(TemplateRenderError) -> TemplateValue
+    {
         switch base {
         case .namespace(.request):
             let view = context.view
@@ -125,7 +126,9 @@ struct TemplateEvaluator {
         }
     }
 
-    private func index(_ base: TemplateValue, key: TemplateValue, expression: TemplateExpression) throws(TemplateRenderError) -> TemplateValue {
+    private func index(_ base: TemplateValue, key: TemplateValue, expression: TemplateExpression) throws(TemplateRenderError)
+        -> TemplateValue
+    {
         switch base {
         case .namespace(let namespace):
             guard case .string(let name) = key else {
@@ -134,7 +137,7 @@ struct TemplateEvaluator {
             let view = context.view
             let found: String?
             switch namespace {
-            case .headers: found = view.request.headers[name]  // names compare case-insensitively
+            case .headers: found = view.request.headers[name] // names compare case-insensitively
             case .queries: found = view.queries[name]?.first
             case .forms: found = view.forms[name]?.first
             case .cookies: found = view.cookies[name]?.first
@@ -252,7 +255,7 @@ extension TemplateVariable {
         case .literal: nil
         case .header: "a header extractor"
         case .query: "a query extractor"
-        case .form, .cookie: nil   // one value, as in moco
+        case .form, .cookie: nil // one value, as in moco
         case .xpath: "an xpath extractor"
         case .jsonPath(let path): (try? JSONPath(path)).map { $0.isDefinite ? nil : "a JSONPath that can select several values" } ?? nil
         }

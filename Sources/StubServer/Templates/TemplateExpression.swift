@@ -59,7 +59,8 @@ struct TemplateExpressionParser {
         parser.tokens = try tokenize(text, base: base)
         let expression = try parser.parseExpression()
         guard case .end = parser.current.token else {
-            throw TemplateSyntaxError(message: "unexpected \(parser.describe(parser.current.token)) in expression", offset: parser.current.offset)
+            throw TemplateSyntaxError(
+                message: "unexpected \(parser.describe(parser.current.token)) in expression", offset: parser.current.offset)
         }
         return expression
     }
@@ -108,7 +109,8 @@ struct TemplateExpressionParser {
             throw TemplateSyntaxError(message: "FreeMarker built-ins ('?…') are not supported", offset: current.offset)
         }
         if case .symbol(let symbol) = current.token, "+-*/<>=&|".contains(symbol) {
-            throw TemplateSyntaxError(message: "operator '\(symbol)' is not supported; write two ${…} next to each other instead", offset: current.offset)
+            throw TemplateSyntaxError(
+                message: "operator '\(symbol)' is not supported; write two ${…} next to each other instead", offset: current.offset)
         }
         return value
     }
@@ -143,7 +145,8 @@ struct TemplateExpressionParser {
                         arguments.append(try parseExpression())
                         if case .symbol(",") = current.token { advance(); continue }
                         guard case .symbol(")") = current.token else {
-                            throw TemplateSyntaxError(message: "expected ',' or ')', got \(describe(current.token))", offset: current.offset)
+                            throw TemplateSyntaxError(
+                                message: "expected ',' or ')', got \(describe(current.token))", offset: current.offset)
                         }
                         advance()
                         break

@@ -19,10 +19,12 @@ struct WebSocketPlan: Sendable {
         self.fallback = fallback
         hub = WebSocketHub()
         if !endpoint.uri.hasPrefix("/") {
-            problems.append(StubCompileProblem(path: ".websocket.uri", message: "expected a path starting with /, got \(quoted(endpoint.uri))"))
+            problems.append(
+                StubCompileProblem(path: ".websocket.uri", message: "expected a path starting with /, got \(quoted(endpoint.uri))"))
         }
         for (index, pingPong) in endpoint.pingPongs.enumerated() where pingPong.ping.utf8.count > 125 || pingPong.pong.utf8.count > 125 {
-            problems.append(StubCompileProblem(path: ".websocket.pingpongs[\(index)]", message: "ping and pong payloads are at most 125 bytes"))
+            problems.append(
+                StubCompileProblem(path: ".websocket.pingpongs[\(index)]", message: "ping and pong payloads are at most 125 bytes"))
         }
     }
 
@@ -36,7 +38,9 @@ struct WebSocketPlan: Sendable {
             var headers = HTTPHeaders()
             headers.add(name: "Content-Type", value: ContentTypes.text)
             for (name, value) in extra { headers.add(name: name, value: value) }
-            return HTTPReply(.response(HTTPResponse(status: status, headers: headers, body: Array("\(endpoint.uri) is a websocket endpoint: \(why)\n".utf8))))
+            return HTTPReply(
+                .response(
+                    HTTPResponse(status: status, headers: headers, body: Array("\(endpoint.uri) is a websocket endpoint: \(why)\n".utf8))))
         }
         let headers = request.headers
         func hasToken(_ name: String, _ token: String) -> Bool {
@@ -45,13 +49,16 @@ struct WebSocketPlan: Sendable {
             }
         }
         guard hasToken("Upgrade", "websocket"), hasToken("Connection", "upgrade") else {
-            return refuse(426, "expected Upgrade: websocket and Connection: Upgrade", extra: [("Upgrade", "websocket"), ("Sec-WebSocket-Version", "13")])
+            return refuse(
+                426, "expected Upgrade: websocket and Connection: Upgrade",
+                extra: [("Upgrade", "websocket"), ("Sec-WebSocket-Version", "13")])
         }
         guard headers["Sec-WebSocket-Version"]?.trimmingCharacters(in: .whitespaces) == "13" else {
             return refuse(426, "only Sec-WebSocket-Version 13 is spoken", extra: [("Sec-WebSocket-Version", "13")])
         }
         guard let key = headers["Sec-WebSocket-Key"]?.trimmingCharacters(in: .whitespaces),
-              let decoded = Data(base64Encoded: key), decoded.count == 16 else {
+            let decoded = Data(base64Encoded: key), decoded.count == 16
+        else {
             return refuse(400, "Sec-WebSocket-Key must be 16 bytes in base64")
         }
         var head = HTTPResponse(status: 101, version: .http1_1)

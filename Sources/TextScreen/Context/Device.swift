@@ -48,7 +48,8 @@ public struct Device: Sendable, Hashable, Codable, CustomStringConvertible {
         self.idiom = idiom
         let regular = SizeClasses(horizontal: .regular, vertical: .regular)
         self.portraitSizeClasses = sizeClasses ?? (idiom == .pad ? regular : SizeClasses(horizontal: .compact, vertical: .regular))
-        self.landscapeSizeClasses = landscapeSizeClasses
+        self.landscapeSizeClasses =
+            landscapeSizeClasses
             ?? (idiom == .pad ? regular : SizeClasses(horizontal: .compact, vertical: .compact))
         self.traits = traits
     }

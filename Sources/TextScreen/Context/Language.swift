@@ -29,8 +29,10 @@ public struct Language: Sendable, Hashable, Codable, CustomStringConvertible {
     /// A language from its identifier. The locale defaults to the identifier; the direction to
     /// right-to-left for Arabic, Hebrew, Persian, Urdu, Pashto, Yiddish, Dhivehi, Sorani, Sindhi and
     /// Uyghur; the plural rules to the language's CLDR rules (English's when unknown).
-    public init(_ identifier: String, locale: String? = nil, direction: LayoutDirection? = nil,
-                displayName: String? = nil, pluralRules: PluralRules? = nil) {
+    public init(
+        _ identifier: String, locale: String? = nil, direction: LayoutDirection? = nil,
+        displayName: String? = nil, pluralRules: PluralRules? = nil
+    ) {
         let localeIdentifier = locale ?? identifier.replacingOccurrences(of: "-", with: "_")
         self.rawValue = identifier
         self.localeIdentifier = localeIdentifier
@@ -128,8 +130,9 @@ extension Language {
     public static var allLanguages: [Language] { allCases }
 
     /// Every preset, the original six first.
-    public static let presets: [Language] = allCases + [
-        .pt, .ptPT, .it, .nl, .sv, .da, .nb, .fi, .ru, .uk, .pl, .cs, .sk, .hr, .ro, .hu, .el, .tr, .he, .hi,
-        .zhHans, .zhHant, .ko, .th, .vi, .id, .ca,
-    ]
+    public static let presets: [Language] =
+        allCases + [
+            .pt, .ptPT, .it, .nl, .sv, .da, .nb, .fi, .ru, .uk, .pl, .cs, .sk, .hr, .ro, .hu, .el, .tr, .he, .hi,
+            .zhHans, .zhHant, .ko, .th, .vi, .id, .ca,
+        ]
 }

@@ -43,9 +43,11 @@ public struct SnapshotContext: Sendable {
     /// The default random seed.
     public static let defaultSeed: UInt64 = 0x5EED_0F_7E57
 
-    public init(language: Language = .en, device: Device = .phone4_7inch, orientation: Orientation = .portrait,
-                localizer: Localizer? = nil, now: Date = SnapshotContext.fixedNow,
-                timeZone: TimeZone = TimeZone(identifier: "UTC")!, seed: UInt64 = SnapshotContext.defaultSeed) {
+    public init(
+        language: Language = .en, device: Device = .phone4_7inch, orientation: Orientation = .portrait,
+        localizer: Localizer? = nil, now: Date = SnapshotContext.fixedNow,
+        timeZone: TimeZone = TimeZone(identifier: "UTC")!, seed: UInt64 = SnapshotContext.defaultSeed
+    ) {
         self.language = language
         self.device = device
         self.orientation = orientation
@@ -108,7 +110,10 @@ public struct SnapshotContext: Sendable {
 
     /// A date formatter bound to this context's locale, time zone and calendar.
     /// ICU formats these styles differently on Linux and Darwin; prefer ``format``.
-    @available(*, deprecated, message: "ICU output differs between Linux and Apple platforms; use context.format.date(_:style:) or dateFormatter(pattern:)")
+    @available(
+        *, deprecated,
+        message: "ICU output differs between Linux and Apple platforms; use context.format.date(_:style:) or dateFormatter(pattern:)"
+    )
     public func dateFormatter(dateStyle: DateFormatter.Style = .medium, timeStyle: DateFormatter.Style = .short) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = locale

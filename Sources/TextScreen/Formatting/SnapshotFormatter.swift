@@ -78,11 +78,12 @@ public struct SnapshotFormatter: Sendable {
 
     /// The date in the locale's short (`11/14/23`), medium (`Nov 14, 2023`) or long (`November 14, 2023`) form.
     public func date(_ date: Date, style: DateStyle = .medium) -> String {
-        let pattern = switch style {
-        case .short: formats.shortDate
-        case .medium: formats.mediumDate
-        case .long: formats.longDate
-        }
+        let pattern =
+            switch style {
+            case .short: formats.shortDate
+            case .medium: formats.mediumDate
+            case .long: formats.longDate
+            }
         return render(pattern, date)
     }
 
@@ -107,7 +108,9 @@ public struct SnapshotFormatter: Sendable {
         let seconds = date.timeIntervalSince(now)
         let magnitude = abs(seconds)
         if magnitude < 60 { return formats.now }
-        let (unit, count): (String, Int) = magnitude < 3600 ? ("minute", Int(magnitude / 60))
+        let (unit, count): (String, Int) =
+            magnitude < 3600
+            ? ("minute", Int(magnitude / 60))
             : magnitude < 86_400 ? ("hour", Int(magnitude / 3600)) : ("day", Int(magnitude / 86_400))
         let table = (seconds < 0 ? formats.pastUnits : formats.futureUnits)[unit] ?? [:]
         let category = PluralCategory.category(for: count, languageCode: formats.pluralLanguage)
@@ -141,8 +144,12 @@ public struct SnapshotFormatter: Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        let year = parts.year ?? 0, month = parts.month ?? 1, day = parts.day ?? 1
-        let hour = parts.hour ?? 0, minute = parts.minute ?? 0, second = parts.second ?? 0
+        let year = parts.year ?? 0
+        let month = parts.month ?? 1
+        let day = parts.day ?? 1
+        let hour = parts.hour ?? 0
+        let minute = parts.minute ?? 0
+        let second = parts.second ?? 0
         var output = ""
         var characters = Array(pattern)[...]
         while let character = characters.first {

@@ -31,7 +31,9 @@ public enum LineBreaker {
         for (index, paragraph) in paragraphs.enumerated() {
             let characters = Array(paragraph)
             let wrapped = wrapParagraph(characters, width: width)
-            if let limit = lineLimit, limit > 0, lines.count + wrapped.count > limit || (lines.count + wrapped.count == limit && index < paragraphs.count - 1) {
+            if let limit = lineLimit, limit > 0,
+                lines.count + wrapped.count > limit || (lines.count + wrapped.count == limit && index < paragraphs.count - 1)
+            {
                 let keep = limit - lines.count
                 lines += wrapped.prefix(keep - 1).map(\.text)
                 let rest = String(characters[wrapped[keep - 1].start...])
@@ -100,9 +102,9 @@ public enum LineBreaker {
         var output: [(text: String, start: Int)] = []
         var line: [Cluster] = []
         var lineStart = 0
-        var breaks: [Int] = []          // indexes i in `line` where a break before line[i] is allowed
+        var breaks: [Int] = [] // indexes i in `line` where a break before line[i] is allowed
         var previous: Cluster?
-        var lineWidth = 0              // width of `line` without its trailing spaces
+        var lineWidth = 0 // width of `line` without its trailing spaces
         var trailingSpaces = 0
 
         for character in characters {
@@ -154,19 +156,23 @@ public enum LineBreaker {
         cut = max(cut, 1)
         var adjusted = cut
         while adjusted > 1 && adjusted < line.count
-            && (isClosing(line[adjusted].character) || isOpening(line[adjusted - 1].character)) {
+            && (isClosing(line[adjusted].character) || isOpening(line[adjusted - 1].character))
+        {
             adjusted -= 1
         }
         return adjusted > 0 ? adjusted : cut
     }
 
     static func canBreak(between before: Cluster, and after: Cluster) -> Bool {
-        if after.isSpace { return false }                       // spaces hang at the end of a line
+        if after.isSpace { return false } // spaces hang at the end of a line
         // Fast path: two ASCII letters or digits never allow a break.
         if let a = before.character.asciiValue, let b = after.character.asciiValue,
-           isAlphanumeric(a), isAlphanumeric(b) { return false }
-        if isClosing(after.character) { return false }          // kinsoku: no line starts with 。）」
-        if isOpening(before.character) { return false }         // nothing ends with 「（
+            isAlphanumeric(a), isAlphanumeric(b)
+        {
+            return false
+        }
+        if isClosing(after.character) { return false } // kinsoku: no line starts with 。）」
+        if isOpening(before.character) { return false } // nothing ends with 「（
         if isGlue(before.character) || isGlue(after.character) { return false } // NBSP, NNBSP, WJ
         if before.isSpace { return true }
         if isHyphen(before.character) { return !(after.character.isNumber) }

@@ -44,8 +44,10 @@ public enum TextLayout {
         case let .spacer(count):
             return blank(width, count: count)
         case let .titleBar(title, leading, trailing):
-            return [titleBarLine(title, leading: leading, trailing: trailing, width: width, direction: direction),
-                    String(repeating: "─", count: width)]
+            return [
+                titleBarLine(title, leading: leading, trailing: trailing, width: width, direction: direction),
+                String(repeating: "─", count: width),
+            ]
         case let .field(label, text, placeholder, isSecure):
             let labelLines = LineBreaker.wrap(label, width: width).map { fit($0, width: width, alignment: .leading, direction: direction) }
             let inner = max(width - 4, 0)
@@ -55,7 +57,8 @@ public enum TextLayout {
             } else {
                 content = isSecure ? String(repeating: "•", count: text.count) : singleLine(text)
             }
-            let value = "[ " + fit(LineBreaker.truncate(content, width: inner), width: inner, alignment: .leading, direction: direction) + " ]"
+            let value =
+                "[ " + fit(LineBreaker.truncate(content, width: inner), width: inner, alignment: .leading, direction: direction) + " ]"
             return (label.isEmpty ? [] : labelLines) + [value]
         case let .activity(label):
             let text = direction == .leftToRight ? "◌ " + singleLine(label) : singleLine(label) + " ◌"
@@ -65,18 +68,21 @@ public enum TextLayout {
 
     // MARK: - Nodes
 
-    static func layoutText(_ text: String, style: TextStyle, alignment: TextAlignment, lineLimit: Int?,
-                           width: Int, direction: LayoutDirection) -> [String] {
+    static func layoutText(
+        _ text: String, style: TextStyle, alignment: TextAlignment, lineLimit: Int?,
+        width: Int, direction: LayoutDirection
+    ) -> [String] {
         let prefix = style == .error ? "! " : ""
         let bodyWidth = max(width - DisplayWidth.of(prefix), 0)
         let lines = LineBreaker.wrap(text, width: bodyWidth, lineLimit: lineLimit)
         let aligned = lines.map { fit($0, width: bodyWidth, alignment: alignment, direction: direction) }
         var result = prefix.isEmpty ? aligned : decorate(aligned, first: prefix, width: width, direction: direction)
-        let rule: String? = switch style {
-        case .title: "═"
-        case .headline: "─"
-        case .body, .error: nil
-        }
+        let rule: String? =
+            switch style {
+            case .title: "═"
+            case .headline: "─"
+            case .body, .error: nil
+            }
         if let rule {
             let ruleWidth = min(lines.map { DisplayWidth.of($0) }.max() ?? 0, width)
             result.append(fit(String(repeating: rule, count: ruleWidth), width: width, alignment: alignment, direction: direction))
@@ -140,7 +146,8 @@ public enum TextLayout {
             return fit(leftItem, width: side, alignment: .leading, direction: .leftToRight) + padded
                 + fit(rightItem, width: side, alignment: .trailing, direction: .leftToRight)
         }
-        let leadWidth = DisplayWidth.of(lead), trailWidth = DisplayWidth.of(trail)
+        let leadWidth = DisplayWidth.of(lead)
+        let trailWidth = DisplayWidth.of(trail)
         let middle = max(width - leadWidth - trailWidth - 2, 0)
         let centred = fit(LineBreaker.truncate(titleText, width: middle), width: middle, alignment: .center, direction: direction)
         return direction == .leftToRight ? lead + " " + centred + " " + trail : trail + " " + centred + " " + lead

@@ -40,16 +40,19 @@ public struct Localizer: Sendable {
 
     /// Loads `<lang>.lproj/*.strings` from a folder.
     public init(directory: URL, language: Language, developmentLanguage: String = "en", defaultTable: String = "Localizable") throws {
-        self.init(catalog: try StringsCatalog(directory: directory), language: language,
-                  developmentLanguage: developmentLanguage, defaultTable: defaultTable)
+        self.init(
+            catalog: try StringsCatalog(directory: directory), language: language,
+            developmentLanguage: developmentLanguage, defaultTable: defaultTable)
     }
 
     /// Loads `<lang>.lproj/*.strings` from a bundle's resources (e.g. `Bundle.module`), optionally from a
     /// `subdirectory` of them (`Resources/` is tried by default, for a target declaring `.copy("Resources")`).
     /// Throws ``LocalizationError`` when no `.lproj` folder is found. The development
     /// language defaults to the bundle's `CFBundleDevelopmentRegion`, else `en`.
-    public init(bundle: Bundle, subdirectory: String? = nil, language: Language, developmentLanguage: String? = nil,
-                defaultTable: String = "Localizable") throws {
+    public init(
+        bundle: Bundle, subdirectory: String? = nil, language: Language, developmentLanguage: String? = nil,
+        defaultTable: String = "Localizable"
+    ) throws {
         // Foundation on Linux may report a folder bundle's `Resources/` child as its resourceURL, so try
         // each base with and without the subdirectory and take the first that holds `.lproj` folders.
         var candidates: [URL] = []
@@ -61,8 +64,9 @@ public struct Localizer: Sendable {
             throw LocalizationError(message: "no <lang>.lproj folders in " + candidates.map(\.path).joined(separator: ", "))
         }
         let region = bundle.object(forInfoDictionaryKey: "CFBundleDevelopmentRegion") as? String
-        try self.init(directory: directory, language: language,
-                      developmentLanguage: developmentLanguage ?? region ?? "en", defaultTable: defaultTable)
+        try self.init(
+            directory: directory, language: language,
+            developmentLanguage: developmentLanguage ?? region ?? "en", defaultTable: defaultTable)
     }
 
     /// The same tables in another language (no reloading).

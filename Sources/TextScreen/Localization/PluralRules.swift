@@ -47,7 +47,8 @@ public struct PluralRules: Sendable, Hashable, Codable {
     /// The category of the integer `count`.
     public func category(for count: Int) -> PluralCategory {
         let n = count.magnitude
-        let mod10 = n % 10, mod100 = n % 100
+        let mod10 = n % 10
+        let mod100 = n % 100
         switch key {
         case "ja", "zh", "ko", "th", "vi", "id", "ms", "lo", "my":
             return .other
@@ -120,7 +121,7 @@ public struct PluralRules: Sendable, Hashable, Codable {
             if (3...6).contains(n) { return .few }
             if (7...10).contains(n) { return .many }
             return .other
-        default:  // en, de, nl, sv, da, nb, fi, el, hu, tr, bg, et, ka: one for exactly 1.
+        default: // en, de, nl, sv, da, nb, fi, el, hu, tr, bg, et, ka: one for exactly 1.
             return n == 1 ? .one : .other
         }
     }

@@ -64,7 +64,9 @@ public enum StringFormatter {
         case "d", "i", "u":
             guard let value = integer(argument) else { return "\(argument)" }
             var text = value.magnitude.description
-            if let precision = spec.precision, text.count < precision { text = String(repeating: "0", count: precision - text.count) + text }
+            if let precision = spec.precision, text.count < precision {
+                text = String(repeating: "0", count: precision - text.count) + text
+            }
             return sign(negative: value < 0, spec: spec) + text
         case "x", "X", "o":
             guard let value = integer(argument) else { return "\(argument)" }

@@ -100,7 +100,8 @@ public enum StringsFileParser {
                 if scalar.properties.isWhitespace || scalar == "\u{FEFF}" {
                     advance()
                 } else if scalar == "/" && peek(at: 1) == "*" {
-                    let startLine = line, startColumn = column
+                    let startLine = line
+                    let startColumn = column
                     advance(); advance()
                     var closed = false
                     while peek != nil {
@@ -123,7 +124,9 @@ public enum StringsFileParser {
             if first == "\"" { return try parseQuoted() }
             // Old-style plists allow unquoted words of letters, digits and `_$+/:.-`.
             var word = String.UnicodeScalarView()
-            while let scalar = peek, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_$+/:.-".unicodeScalars.contains(scalar) {
+            while let scalar = peek,
+                scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_$+/:.-".unicodeScalars.contains(scalar)
+            {
                 word.append(scalar)
                 advance()
             }
@@ -132,7 +135,8 @@ public enum StringsFileParser {
         }
 
         mutating func parseQuoted() throws -> String {
-            let startLine = line, startColumn = column
+            let startLine = line
+            let startColumn = column
             advance()
             var result = String.UnicodeScalarView()
             while let scalar = peek {
@@ -153,13 +157,19 @@ public enum StringsFileParser {
                     case "v": result.append("\u{B}")
                     case "U", "u":
                         var hex = ""
-                        while hex.count < 4, let digit = peek, digit.properties.isASCIIHexDigit { hex.unicodeScalars.append(digit); advance() }
-                        guard hex.count == 4, var value = UInt32(hex, radix: 16) else { throw error("expected four hex digits after \\\(escaped)") }
+                        while hex.count < 4, let digit = peek, digit.properties.isASCIIHexDigit {
+                            hex.unicodeScalars.append(digit); advance()
+                        }
+                        guard hex.count == 4, var value = UInt32(hex, radix: 16) else {
+                            throw error("expected four hex digits after \\\(escaped)")
+                        }
                         // A UTF-16 surrogate pair written as two escapes.
                         if (0xD800...0xDBFF).contains(value), peek == "\\", peek(at: 1) == "U" || peek(at: 1) == "u" {
                             advance(); advance()
                             var low = ""
-                            while low.count < 4, let digit = peek, digit.properties.isASCIIHexDigit { low.unicodeScalars.append(digit); advance() }
+                            while low.count < 4, let digit = peek, digit.properties.isASCIIHexDigit {
+                                low.unicodeScalars.append(digit); advance()
+                            }
                             guard let lowValue = UInt32(low, radix: 16), (0xDC00...0xDFFF).contains(lowValue) else {
                                 throw error("expected a low surrogate after \\U\(hex)")
                             }
@@ -169,7 +179,9 @@ public enum StringsFileParser {
                         result.append(decoded)
                     case "0"..."7":
                         var octal = String(escaped)
-                        while octal.count < 3, let digit = peek, ("0"..."7").contains(digit) { octal.unicodeScalars.append(digit); advance() }
+                        while octal.count < 3, let digit = peek, ("0"..."7").contains(digit) {
+                            octal.unicodeScalars.append(digit); advance()
+                        }
                         result.append(Unicode.Scalar(UInt8(octal, radix: 8) ?? 0))
                     default:
                         result.append(escaped) // \" \\ \' and anything else stand for themselves

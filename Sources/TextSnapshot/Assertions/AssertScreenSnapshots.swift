@@ -27,10 +27,13 @@ public struct ScreenSnapshotReport: Sendable {
         var messages = others.map { "[\($0.identifier)] " + $0.failure.message }
         if !recorded.isEmpty {
             let paths = recorded.flatMap(\.failure.writtenPaths)
-            var text = "Recorded \(paths.count) reference snapshot\(paths.count == 1 ? "" : "s") "
+            var text =
+                "Recorded \(paths.count) reference snapshot\(paths.count == 1 ? "" : "s") "
                 + "(\(recorded.count) of \(identifiers.count) combination\(identifiers.count == 1 ? "" : "s")); "
                 + "review them, then re-run the test:\n" + paths.map { "  \($0)" }.joined(separator: "\n")
-            if let rerun = recorded.first?.failure.message.split(separator: "\n").first(where: { $0.contains("re-run") || $0.contains("verify:") }) {
+            if let rerun = recorded.first?.failure.message.split(separator: "\n").first(where: {
+                $0.contains("re-run") || $0.contains("verify:")
+            }) {
                 text += "\n" + rerun.trimmingCharacters(in: .whitespaces)
             }
             messages.append(text)
@@ -42,11 +45,14 @@ public struct ScreenSnapshotReport: Sendable {
     /// `3 of 25 combinations failed: …` — nil when everything passed.
     public var summary: String? {
         guard !failures.isEmpty else { return nil }
-        var text = "\(failures.count) of \(identifiers.count) screen snapshot combination\(identifiers.count == 1 ? "" : "s") failed: "
+        var text =
+            "\(failures.count) of \(identifiers.count) screen snapshot combination\(identifiers.count == 1 ? "" : "s") failed: "
             + failures.map(\.identifier).joined(separator: ", ")
         let written = writtenPaths
         if !written.isEmpty {
-            text += "\nwrote \(written.count) reference file\(written.count == 1 ? "" : "s"):\n" + written.map { "  \($0)" }.joined(separator: "\n")
+            text +=
+                "\nwrote \(written.count) reference file\(written.count == 1 ? "" : "s"):\n"
+                + written.map { "  \($0)" }.joined(separator: "\n")
         }
         return text
     }
@@ -105,14 +111,18 @@ public func verifyScreenSnapshots<Screen: ScreenRenderable>(
     line: UInt = #line,
     _ screen: (SnapshotContext) throws -> Screen
 ) -> ScreenSnapshotReport {
-    let triples: [(Language, Device, Orientation)] = switch sampling {
-    case .all: combos(languages, devices, orientations)
-    case .orthogonal: orthogonalCombos(languages, devices, orientations)
-    }
+    let triples: [(Language, Device, Orientation)] =
+        switch sampling {
+        case .all: combos(languages, devices, orientations)
+        case .orthogonal: orthogonalCombos(languages, devices, orientations)
+        }
     var report = ScreenSnapshotReport(identifiers: [], failures: [])
     if triples.isEmpty {
-        report.failures.append(.init(identifier: "(none)", failure: SnapshotFailure(
-            kind: .configuration, message: "No combinations to snapshot: languages, devices and orientations must not be empty.")))
+        report.failures.append(
+            .init(
+                identifier: "(none)",
+                failure: SnapshotFailure(
+                    kind: .configuration, message: "No combinations to snapshot: languages, devices and orientations must not be empty.")))
         return report
     }
     var seen: Set<String> = []
@@ -120,8 +130,11 @@ public func verifyScreenSnapshots<Screen: ScreenRenderable>(
         let context = SnapshotContext(language: language, device: device, orientation: orientation, localizer: localizer)
         let identifier = context.identifier
         guard seen.insert(identifier).inserted else {
-            report.failures.append(.init(identifier: identifier, failure: SnapshotFailure(
-                kind: .duplicate, message: "Combination \(identifier) appears more than once in the matrix; it was checked once.")))
+            report.failures.append(
+                .init(
+                    identifier: identifier,
+                    failure: SnapshotFailure(
+                        kind: .duplicate, message: "Combination \(identifier) appears more than once in the matrix; it was checked once.")))
             continue
         }
         report.identifiers.append(identifier)
@@ -135,7 +148,8 @@ public func verifyScreenSnapshots<Screen: ScreenRenderable>(
             orientation: orientation.rawValue, columns: context.grid.columns, rows: context.grid.rows)
         if let failure = SnapshotRecorder(settings: .current).verify(
             of: { rendered }, as: strategy, named: identifier, record: record, snapshotDirectory: snapshotDirectory,
-            file: "\(file)", testName: testName, line: line, screen: screen) {
+            file: "\(file)", testName: testName, line: line, screen: screen)
+        {
             report.failures.append(.init(identifier: identifier, failure: failure))
         }
     }

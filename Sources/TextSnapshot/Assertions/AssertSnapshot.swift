@@ -24,8 +24,10 @@ public func assertSnapshot<Value>(
     testName: String = #function,
     line: UInt = #line
 ) {
-    if let failure = verifySnapshot(of: try value(), as: strategy, named: name, record: record,
-                                    snapshotDirectory: snapshotDirectory, file: file, testName: testName, line: line) {
+    if let failure = verifySnapshot(
+        of: try value(), as: strategy, named: name, record: record,
+        snapshotDirectory: snapshotDirectory, file: file, testName: testName, line: line)
+    {
         FailureRouter.record(failure.message, file: file, line: line)
     }
 }

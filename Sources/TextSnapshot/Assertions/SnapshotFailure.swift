@@ -34,8 +34,10 @@ public struct SnapshotFailure: Error, Sendable, Equatable, CustomStringConvertib
     /// The CI refusal message, when a record request was refused.
     public var refusal: String?
 
-    public init(kind: Kind, message: String, referencePath: String = "", writtenPaths: [String] = [],
-                artifactPath: String? = nil, difference: TextDiff.Difference? = nil, refusal: String? = nil) {
+    public init(
+        kind: Kind, message: String, referencePath: String = "", writtenPaths: [String] = [],
+        artifactPath: String? = nil, difference: TextDiff.Difference? = nil, refusal: String? = nil
+    ) {
         self.kind = kind
         self.message = message
         self.referencePath = referencePath

@@ -35,21 +35,26 @@ struct SnapshotRecorder {
     let settings: SnapshotSettings
 
     /// Checks the snapshot and tells ``SnapshotEvents``' listener (SpecKit's report) what happened.
-    func verify<Value>(of value: () throws -> Value, as strategy: Snapshotting<Value>, named name: String?,
-                       record: RecordMode?, snapshotDirectory: String?, file: String, testName: String, line: UInt,
-                       screen: SnapshotEvent.Screen? = nil) -> SnapshotFailure? {
+    func verify<Value>(
+        of value: () throws -> Value, as strategy: Snapshotting<Value>, named name: String?,
+        record: RecordMode?, snapshotDirectory: String?, file: String, testName: String, line: UInt,
+        screen: SnapshotEvent.Screen? = nil
+    ) -> SnapshotFailure? {
         var trace = SnapshotTrace()
-        let failure = check(of: value, as: strategy, named: name, record: record, snapshotDirectory: snapshotDirectory,
-                            file: file, testName: testName, line: line, trace: &trace)
+        let failure = check(
+            of: value, as: strategy, named: name, record: record, snapshotDirectory: snapshotDirectory,
+            file: file, testName: testName, line: line, trace: &trace)
         if SnapshotEvents.isListening, let event = trace.event(failure: failure, screen: screen, file: file, line: line) {
             SnapshotEvents.report(event)
         }
         return failure
     }
 
-    private func check<Value>(of value: () throws -> Value, as strategy: Snapshotting<Value>, named name: String?,
-                              record: RecordMode?, snapshotDirectory: String?, file: String, testName: String, line: UInt,
-                              trace: inout SnapshotTrace) -> SnapshotFailure? {
+    private func check<Value>(
+        of value: () throws -> Value, as strategy: Snapshotting<Value>, named name: String?,
+        record: RecordMode?, snapshotDirectory: String?, file: String, testName: String, line: UInt,
+        trace: inout SnapshotTrace
+    ) -> SnapshotFailure? {
         SnapshotObserver.registerIfNeeded()
         SnapshotSettings.noteSourceFile(file)
         // `#function` inside a SpecKit scenario is the feature's anchor (`testFeature()`), shared
@@ -77,7 +82,8 @@ struct SnapshotRecorder {
             directory = (root as NSString).appendingPathComponent(SnapshotFiles.testFileName(file))
         }
         let test = SnapshotFiles.sanitize(testName)
-        let identifier = name.map(SnapshotFiles.sanitize)
+        let identifier =
+            name.map(SnapshotFiles.sanitize)
             ?? String(settings.ledger.nextCounter(for: (directory as NSString).appendingPathComponent(test)))
         let fileName = "\(test).\(identifier).\(strategy.pathExtension)"
         let path = OrphanAudit.standardized((directory as NSString).appendingPathComponent(fileName))
@@ -86,10 +92,11 @@ struct SnapshotRecorder {
         trace.path = path
         let site = SnapshotLedger.Site(file: file, line: line, testName: testName)
         if let previous = settings.ledger.touch(path, root: root, site: site) {
-            return SnapshotFailure(kind: .duplicate,
-                                   message: "Snapshot \(quoted(identifier)) is also used by \(previous); give one of them another name with `named:`, "
-                                       + "e.g. assertSnapshot(of: value, as: .lines, named: \"empty-list\").\n  reference: \(path)",
-                                   referencePath: path, refusal: policy.refusal)
+            return SnapshotFailure(
+                kind: .duplicate,
+                message: "Snapshot \(quoted(identifier)) is also used by \(previous); give one of them another name with `named:`, "
+                    + "e.g. assertSnapshot(of: value, as: .lines, named: \"empty-list\").\n  reference: \(path)",
+                referencePath: path, refusal: policy.refusal)
         }
 
         // The actual text.
@@ -97,8 +104,9 @@ struct SnapshotRecorder {
         do {
             actual = SnapshotFiles.normalize(try strategy.snapshot(value()))
         } catch {
-            return SnapshotFailure(kind: .snapshotError, message: "Could not make snapshot \(quoted(identifier)): \(error)",
-                                   referencePath: path, refusal: policy.refusal)
+            return SnapshotFailure(
+                kind: .snapshotError, message: "Could not make snapshot \(quoted(identifier)): \(error)",
+                referencePath: path, refusal: policy.refusal)
         }
         let actualData = Data(actual.utf8)
         let reference = FileManager.default.contents(atPath: path)
@@ -115,38 +123,46 @@ struct SnapshotRecorder {
             } else {
                 change = "new"
             }
-            return write(actual, to: path, kind: .recorded, refusal: policy.refusal, message: """
-                \(prefix)Record mode .all (\(policy.source)): wrote snapshot \(quoted(identifier)) (\(change)).
-                  wrote: \(path)
-                  verify: turn record mode off and re-run: \(rerun)
-                """)
+            return write(
+                actual, to: path, kind: .recorded, refusal: policy.refusal,
+                message: """
+                    \(prefix)Record mode .all (\(policy.source)): wrote snapshot \(quoted(identifier)) (\(change)).
+                      wrote: \(path)
+                      verify: turn record mode off and re-run: \(rerun)
+                    """)
         }
 
         guard let reference else {
             if policy.mode == .never {
                 let artifact = saveArtifact(actual, fileName: fileName, testFile: file)
                 let why = policy.refusal != nil ? "recording was refused on CI" : "record mode is .never (\(policy.source))"
-                return SnapshotFailure(kind: .missingReference, message: """
-                    \(prefix)No reference snapshot \(quoted(identifier)); nothing was written because \(why).
-                      reference: \(path)
-                      actual:    \(artifact ?? "(could not be saved)")
-                      record it: TEXT_SNAPSHOT_RECORD=missing \(rerun)
-                    """, referencePath: path, artifactPath: artifact, refusal: policy.refusal)
+                return SnapshotFailure(
+                    kind: .missingReference,
+                    message: """
+                        \(prefix)No reference snapshot \(quoted(identifier)); nothing was written because \(why).
+                          reference: \(path)
+                          actual:    \(artifact ?? "(could not be saved)")
+                          record it: TEXT_SNAPSHOT_RECORD=missing \(rerun)
+                        """, referencePath: path, artifactPath: artifact, refusal: policy.refusal)
             }
-            return write(actual, to: path, kind: .recorded, refusal: policy.refusal, message: """
-                \(prefix)No reference snapshot \(quoted(identifier)) was found, so it was recorded (record mode .\(policy.mode.rawValue), \(policy.source)).
-                  wrote: \(path)
-                  Review it, then re-run: \(rerun)
-                """)
+            return write(
+                actual, to: path, kind: .recorded, refusal: policy.refusal,
+                message: """
+                    \(prefix)No reference snapshot \(quoted(identifier)) was found, so it was recorded (record mode .\(policy.mode.rawValue), \(policy.source)).
+                      wrote: \(path)
+                      Review it, then re-run: \(rerun)
+                    """)
         }
 
         if Self.matches(reference, actualData) {
             guard let refusal = policy.refusal else { return nil }
-            return SnapshotFailure(kind: .recordRefusedOnCI, message: "\(refusal)\n  reference: \(path) (matches)",
-                                   referencePath: path, refusal: refusal)
+            return SnapshotFailure(
+                kind: .recordRefusedOnCI, message: "\(refusal)\n  reference: \(path) (matches)",
+                referencePath: path, refusal: refusal)
         }
 
-        let difference = compare(reference, actual, strategy)
+        let difference =
+            compare(reference, actual, strategy)
             ?? TextDiff.Difference(summary: "the bytes differ (the reference is not valid UTF-8)", diff: "")
         let artifact = saveArtifact(actual, fileName: fileName, testFile: file)
         let details = """
@@ -155,21 +171,25 @@ struct SnapshotRecorder {
               diff:      diff -u \(TestFilter.shellQuoted(path)) \(TestFilter.shellQuoted(artifact ?? "actual"))
             """
         if policy.mode == .failed {
-            var failure = write(actual, to: path, kind: .recorded, refusal: policy.refusal, message: """
-                \(prefix)Snapshot \(quoted(identifier)) did not match its reference and was re-recorded (record mode .failed, \(policy.source)): \(difference.summary)
-                \(details)
-                \(difference.diff)
-                """)
+            var failure = write(
+                actual, to: path, kind: .recorded, refusal: policy.refusal,
+                message: """
+                    \(prefix)Snapshot \(quoted(identifier)) did not match its reference and was re-recorded (record mode .failed, \(policy.source)): \(difference.summary)
+                    \(details)
+                    \(difference.diff)
+                    """)
             failure.difference = difference
             failure.artifactPath = artifact
             return failure
         }
-        return SnapshotFailure(kind: .mismatch, message: """
-            \(prefix)Snapshot \(quoted(identifier)) does not match reference: \(difference.summary)
-            \(details)
-              re-record: TEXT_SNAPSHOT_RECORD=failed \(rerun)
-            \(difference.diff)
-            """, referencePath: path, artifactPath: artifact, difference: difference, refusal: policy.refusal)
+        return SnapshotFailure(
+            kind: .mismatch,
+            message: """
+                \(prefix)Snapshot \(quoted(identifier)) does not match reference: \(difference.summary)
+                \(details)
+                  re-record: TEXT_SNAPSHOT_RECORD=failed \(rerun)
+                \(difference.diff)
+                """, referencePath: path, artifactPath: artifact, difference: difference, refusal: policy.refusal)
     }
 
     /// Byte-for-byte equal, or equal but for the final newline the reference lacks: references
@@ -190,7 +210,8 @@ struct SnapshotRecorder {
             try SnapshotFiles.writeAtomically(text, to: path)
             return SnapshotFailure(kind: kind, message: message, referencePath: path, writtenPaths: [path], refusal: refusal)
         } catch {
-            return SnapshotFailure(kind: .fileError, message: "Could not write snapshot \(path): \(error)", referencePath: path, refusal: refusal)
+            return SnapshotFailure(
+                kind: .fileError, message: "Could not write snapshot \(path): \(error)", referencePath: path, refusal: refusal)
         }
     }
 
@@ -198,7 +219,8 @@ struct SnapshotRecorder {
     /// `<temp>/text-snapshots`) as `<TestFile>/<file name>`; returns its path.
     func saveArtifact(_ text: String, fileName: String, testFile: String) -> String? {
         let environment = settings.resolvedEnvironment
-        let base = settings.artifactsDirectory
+        let base =
+            settings.artifactsDirectory
             ?? environment["TEXT_SNAPSHOT_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("text-snapshots")
         let path = ((SnapshotFiles.absolute(base) as NSString).appendingPathComponent(SnapshotFiles.testFileName(testFile)) as NSString)

@@ -54,7 +54,9 @@ public struct DiffHint: Sendable, Equatable {
                 if old == new { notes.append("canonically equivalent (NFC vs NFD): same text, different normalization") }
                 if a.last == "\r" && b.last != "\r" { notes.append("CRLF line ending in the reference") }
                 if b.last == "\r" && a.last != "\r" { notes.append("CRLF line ending in the actual text") }
-                if old != new && DiffHint.trimmingTrailingWhitespace(a) == DiffHint.trimmingTrailingWhitespace(b) && a.last != "\r" && b.last != "\r" {
+                if old != new && DiffHint.trimmingTrailingWhitespace(a) == DiffHint.trimmingTrailingWhitespace(b) && a.last != "\r"
+                    && b.last != "\r"
+                {
                     notes.append("trailing whitespace")
                 }
             }
@@ -96,9 +98,9 @@ public struct DiffHint: Sendable, Equatable {
     /// `"Anmelden" → "Einloggen"` when the change is plainly visible, else nil (name the scalars).
     /// `removed`/`added` are the scalars between the lines' common prefix and suffix.
     static func plainChange(old: String, new: String, removed: ArraySlice<Unicode.Scalar>, added: ArraySlice<Unicode.Scalar>) -> String? {
-        guard old != new,  // canonically equivalent: only the scalars tell them apart
-              !removed.contains(where: isHardToSee), !added.contains(where: isHardToSee),
-              !lookAlike(removed, added)
+        guard old != new, // canonically equivalent: only the scalars tell them apart
+            !removed.contains(where: isHardToSee), !added.contains(where: isHardToSee),
+            !lookAlike(removed, added)
         else { return nil }
         // Compare word by word, so a shifted, centred label reads as the words that changed.
         let oldTokens = visibleTokens(old)
@@ -107,7 +109,8 @@ public struct DiffHint: Sendable, Equatable {
         while head < oldTokens.count && head < newTokens.count && same(oldTokens[head], newTokens[head], old, new) { head += 1 }
         var tail = 0
         while tail < oldTokens.count - head && tail < newTokens.count - head
-            && same(oldTokens[oldTokens.count - 1 - tail], newTokens[newTokens.count - 1 - tail], old, new) { tail += 1 }
+            && same(oldTokens[oldTokens.count - 1 - tail], newTokens[newTokens.count - 1 - tail], old, new)
+        { tail += 1 }
         let oldMiddle = oldTokens[head..<(oldTokens.count - tail)]
         let newMiddle = newTokens[head..<(newTokens.count - tail)]
         if oldMiddle.isEmpty && newMiddle.isEmpty {
@@ -124,16 +127,20 @@ public struct DiffHint: Sendable, Equatable {
         let oldEnd = old.unicodeScalars.count
         let newEnd = new.unicodeScalars.count
         for index in 0...oldTokens.count {
-            let oldGap = (index < oldTokens.count ? oldTokens[index].lowerBound : oldEnd) - (index == 0 ? 0 : oldTokens[index - 1].upperBound)
-            let newGap = (index < newTokens.count ? newTokens[index].lowerBound : newEnd) - (index == 0 ? 0 : newTokens[index - 1].upperBound)
+            let oldGap =
+                (index < oldTokens.count ? oldTokens[index].lowerBound : oldEnd) - (index == 0 ? 0 : oldTokens[index - 1].upperBound)
+            let newGap =
+                (index < newTokens.count ? newTokens[index].lowerBound : newEnd) - (index == 0 ? 0 : newTokens[index - 1].upperBound)
             guard oldGap != newGap else { continue }
             let place: String
             if index < oldTokens.count {
                 // Name the run of tokens up to the next change of spacing, as the reader sees it.
                 var last = index
                 while last + 1 < oldTokens.count,
-                      oldTokens[last + 1].lowerBound - oldTokens[last].upperBound == newTokens[last + 1].lowerBound - newTokens[last].upperBound,
-                      oldTokens[last + 1].lowerBound - oldTokens[last].upperBound <= 1 { last += 1 }
+                    oldTokens[last + 1].lowerBound - oldTokens[last].upperBound == newTokens[last + 1].lowerBound
+                        - newTokens[last].upperBound,
+                    oldTokens[last + 1].lowerBound - oldTokens[last].upperBound <= 1
+                { last += 1 }
                 place = "before " + quote(oldTokens[index...last], in: old)
             } else {
                 place = "at the end of the line"
@@ -153,7 +160,7 @@ public struct DiffHint: Sendable, Equatable {
         if properties.canonicalCombiningClass != .notReordered { return true }
         switch properties.generalCategory {
         case .control, .format, .nonspacingMark, .enclosingMark, .spaceSeparator, .lineSeparator, .paragraphSeparator,
-             .privateUse, .surrogate, .unassigned:
+            .privateUse, .surrogate, .unassigned:
             return true
         default:
             return false

@@ -15,8 +15,18 @@ public enum LineDiff {
     public static func edits<Element: Hashable>(_ old: [Element], _ new: [Element]) -> [Edit] {
         // Intern lines so the inner loop compares integers.
         var ids: [Element: Int] = [:]
-        let a = old.map { element in ids[element] ?? { let id = ids.count; ids[element] = id; return id }() }
-        let b = new.map { element in ids[element] ?? { let id = ids.count; ids[element] = id; return id }() }
+        let a = old.map { element in
+            ids[element]
+                ?? {
+                    let id = ids.count; ids[element] = id; return id
+                }()
+        }
+        let b = new.map { element in
+            ids[element]
+                ?? {
+                    let id = ids.count; ids[element] = id; return id
+                }()
+        }
 
         var prefix = 0
         while prefix < a.count && prefix < b.count && a[prefix] == b[prefix] { prefix += 1 }
@@ -40,7 +50,8 @@ public enum LineDiff {
     }
 
     static func myers(_ a: [Int], _ b: [Int]) -> [Edit] {
-        let n = a.count, m = b.count
+        let n = a.count
+        let m = b.count
         if n == 0 { return (0..<m).map { .insert($0) } }
         if m == 0 { return (0..<n).map { .delete($0) } }
         let max = n + m
@@ -53,9 +64,9 @@ public enum LineDiff {
             while k <= d {
                 var x: Int
                 if k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) {
-                    x = v[offset + k + 1]           // down: insertion
+                    x = v[offset + k + 1] // down: insertion
                 } else {
-                    x = v[offset + k - 1] + 1       // right: deletion
+                    x = v[offset + k - 1] + 1 // right: deletion
                 }
                 var y = x - k
                 while x < n && y < m && a[x] == b[y] { x += 1; y += 1 }
@@ -66,7 +77,8 @@ public enum LineDiff {
         }
         // Walk the trace back from (n, m).
         var edits: [Edit] = []
-        var x = n, y = m
+        var x = n
+        var y = m
         for d in stride(from: trace.count - 1, through: 0, by: -1) {
             let v = trace[d]
             let k = x - y

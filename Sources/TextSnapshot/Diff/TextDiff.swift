@@ -34,7 +34,8 @@ public enum TextDiff {
         var firstHint: (line: Int, text: String)?
 
         // Lines of each side consumed before edit k, for 1-based hunk headers.
-        var oldBefore = [0], newBefore = [0]
+        var oldBefore = [0]
+        var newBefore = [0]
         for edit in edits {
             switch edit {
             case .equal: oldBefore.append(oldBefore.last! + 1); newBefore.append(newBefore.last! + 1)
@@ -62,7 +63,13 @@ public enum TextDiff {
                     var deletes: [Int] = []
                     var inserts: [Int] = []
                     while cursor < hunk.count {
-                        if case let .delete(i) = hunk[cursor] { deletes.append(i) } else if case let .insert(j) = hunk[cursor] { inserts.append(j) } else { break }
+                        if case let .delete(i) = hunk[cursor] {
+                            deletes.append(i)
+                        } else if case let .insert(j) = hunk[cursor] {
+                            inserts.append(j)
+                        } else {
+                            break
+                        }
                         cursor += 1
                     }
                     changedLines += max(deletes.count, inserts.count)

@@ -18,7 +18,8 @@ public enum OrphanAudit {
                 let folderPath = (root as NSString).appendingPathComponent(folder)
                 var isDirectory: ObjCBool = false
                 guard manager.fileExists(atPath: folderPath, isDirectory: &isDirectory), isDirectory.boolValue,
-                      let files = try? manager.contentsOfDirectory(atPath: folderPath) else { continue }
+                    let files = try? manager.contentsOfDirectory(atPath: folderPath)
+                else { continue }
                 if usesSwiftTesting(root: root, folder: folder) { continue }
                 for file in files where !file.hasPrefix(".") {
                     let path = standardized((folderPath as NSString).appendingPathComponent(file))

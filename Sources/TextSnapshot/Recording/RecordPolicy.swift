@@ -1,4 +1,6 @@
+import Foundation
 import RehearsalSettings
+
 /// Decides the record mode of one assertion and whether a request to record is refused on CI.
 public struct RecordPolicy: Sendable, Equatable {
     /// The mode that applies.
@@ -12,7 +14,8 @@ public struct RecordPolicy: Sendable, Equatable {
 
     /// Resolves the mode from the call, the scope and the environment.
     /// Throws a ``SnapshotFailure`` for an unknown `TEXT_SNAPSHOT_RECORD` value.
-    public static func resolve(call: RecordMode?, scope: RecordMode?, environment: [String: String]) throws(SnapshotFailure) -> RecordPolicy {
+    public static func resolve(call: RecordMode?, scope: RecordMode?, environment: [String: String]) throws(SnapshotFailure) -> RecordPolicy
+    {
         // `CI`, else a CI provider's own variable (Xcode Cloud, GitHub Actions, Jenkins, …), plain or prefixed.
         let ci = RehearsalSettings.lookUp("CI", in: environment)?.value
         let isCI = ci.map(isTruthy) ?? (CIDetection.provider(in: environment) != nil)
@@ -26,8 +29,9 @@ public struct RecordPolicy: Sendable, Equatable {
             for name in ["TEXT_SNAPSHOT_RECORD", "SNAPSHOT_TESTING_RECORD"] {
                 guard let raw = environment[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { continue }
                 guard let mode = RecordMode(rawValue: raw.lowercased()) else {
-                    throw SnapshotFailure(kind: .configuration,
-                                          message: "\(name)=\(raw) is not a record mode; use one of never, missing, failed, all")
+                    throw SnapshotFailure(
+                        kind: .configuration,
+                        message: "\(name)=\(raw) is not a record mode; use one of never, missing, failed, all")
                 }
                 requested = (mode, name)
                 break
@@ -37,7 +41,8 @@ public struct RecordPolicy: Sendable, Equatable {
             return RecordPolicy(mode: isCI ? .never : .missing, source: isCI ? "default on CI" : "default", isCI: isCI, refusal: nil)
         }
         if isCI && !allowOnCI && mode != .never {
-            let refusal = "record mode .\(mode.rawValue) was requested by \(source) but CI is set; refusing to write references "
+            let refusal =
+                "record mode .\(mode.rawValue) was requested by \(source) but CI is set; refusing to write references "
                 + "(set TEXT_SNAPSHOT_ALLOW_RECORD_ON_CI=1 for a recording job)"
             return RecordPolicy(mode: .never, source: source, isCI: true, refusal: refusal)
         }
@@ -50,5 +55,3 @@ public struct RecordPolicy: Sendable, Equatable {
         return ["1", "true", "yes", "on"].contains(value)
     }
 }
-
-import Foundation

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -88,7 +89,8 @@ public enum SnapshotFiles {
         let directory = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let temporary = (directory as NSString).appendingPathComponent(
-            ".\((path as NSString).lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp")
+            ".\((path as NSString).lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        )
         guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
             throw SnapshotFailure(kind: .fileError, message: "could not write \(temporary)", referencePath: path)
         }

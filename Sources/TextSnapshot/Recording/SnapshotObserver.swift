@@ -1,7 +1,7 @@
 import Foundation
+import RehearsalSettings
 import TestRunObservation
 import XCTest
-import RehearsalSettings
 
 /// Watches the test run (registered on the first snapshot assertion): resets the automatic snapshot
 /// numbers after each test, and after a full run lists snapshot files no test touched
@@ -37,8 +37,11 @@ final class SnapshotObserver: NSObject, XCTestObservation, @unchecked Sendable {
 
     func testBundleDidFinish(_ testBundle: Bundle) {
         let environment = SnapshotSettings.current.resolvedEnvironment
-        guard OrphanPolicy.isFullRun(arguments: CommandLine.arguments, environment: environment,
-                                     rootSuiteName: RunningTest.rootSuiteName) else { return }
+        guard
+            OrphanPolicy.isFullRun(
+                arguments: CommandLine.arguments, environment: environment,
+                rootSuiteName: RunningTest.rootSuiteName)
+        else { return }
         SnapshotObserver.lock.lock()
         let clean = SnapshotObserver.runWasClean
         SnapshotObserver.lock.unlock()
@@ -93,7 +96,9 @@ public enum OrphanPolicy {
         guard !orphans.isEmpty else { return Outcome(report: "", pruned: [], shouldFail: false) }
         let strict = RecordPolicy.isTruthy(environment["TEXT_SNAPSHOT_STRICT"])
         let prune = RecordPolicy.isTruthy(environment["TEXT_SNAPSHOT_PRUNE"])
-        var lines = ["\(strict ? "error" : "warning"): \(orphans.count) snapshot file\(orphans.count == 1 ? "" : "s") not touched by any test in this full run:"]
+        var lines = [
+            "\(strict ? "error" : "warning"): \(orphans.count) snapshot file\(orphans.count == 1 ? "" : "s") not touched by any test in this full run:"
+        ]
         lines += orphans.map { "  \($0)" }
         var pruned: [String] = []
         if prune && runWasClean {
@@ -102,7 +107,9 @@ public enum OrphanPolicy {
         } else if prune {
             lines.append("TEXT_SNAPSHOT_PRUNE=1 ignored: the run had failures or skipped tests, so some files may only look unused.")
         } else {
-            lines.append("Delete them with TEXT_SNAPSHOT_PRUNE=1 swift test (after a passing full run); TEXT_SNAPSHOT_STRICT=1 makes them fail the run.")
+            lines.append(
+                "Delete them with TEXT_SNAPSHOT_PRUNE=1 swift test (after a passing full run); TEXT_SNAPSHOT_STRICT=1 makes them fail the run."
+            )
         }
         return Outcome(report: lines.joined(separator: "\n"), pruned: pruned, shouldFail: strict && pruned.count < orphans.count)
     }

@@ -23,8 +23,10 @@ public struct SnapshotSettings: Sendable {
     /// Records which snapshot files were touched (for orphan detection and duplicate checks).
     public var ledger: SnapshotLedger
 
-    public init(record: RecordMode? = nil, environment: [String: String]? = nil, snapshotRoot: String? = nil,
-                artifactsDirectory: String? = nil, ledger: SnapshotLedger = .shared) {
+    public init(
+        record: RecordMode? = nil, environment: [String: String]? = nil, snapshotRoot: String? = nil,
+        artifactsDirectory: String? = nil, ledger: SnapshotLedger = .shared
+    ) {
         self.record = record
         self.environment = environment
         self.snapshotRoot = snapshotRoot

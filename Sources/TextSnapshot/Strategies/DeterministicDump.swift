@@ -74,8 +74,10 @@ public enum DeterministicDump {
             let fields = Mirror(reflecting: payload.value)
             if fields.displayStyle == .tuple {
                 for (index, field) in fields.children.enumerated() {
-                    write(field.value, label: field.label.flatMap { $0.hasPrefix(".") ? nil : $0 } ?? (fields.children.count == 1 ? nil : ".\(index)"),
-                          indent: indent + 1, path: path, into: &output)
+                    write(
+                        field.value,
+                        label: field.label.flatMap { $0.hasPrefix(".") ? nil : $0 } ?? (fields.children.count == 1 ? nil : ".\(index)"),
+                        indent: indent + 1, path: path, into: &output)
                 }
             } else {
                 write(payload.value, label: nil, indent: indent + 1, path: path, into: &output)

@@ -6,8 +6,10 @@ extension Snapshotting where Value: ScreenRenderable {
     /// ```swift
     /// assertSnapshot(of: TextNode.text("こんにちは"), as: .screen(device: .phone4inch, language: .ja))
     /// ```
-    public static func screen(device: Device = .phone4_7inch, orientation: Orientation = .portrait,
-                              language: Language = .en, localizer: Localizer? = nil) -> Snapshotting<Value> {
+    public static func screen(
+        device: Device = .phone4_7inch, orientation: Orientation = .portrait,
+        language: Language = .en, localizer: Localizer? = nil
+    ) -> Snapshotting<Value> {
         .screen(SnapshotContext(language: language, device: device, orientation: orientation, localizer: localizer))
     }
 

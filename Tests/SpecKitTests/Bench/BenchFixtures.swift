@@ -35,11 +35,14 @@ final class BenchPlainXCTestEntries: XCTestCase {
 func testCase<T: BenchPlainXCTestEntries>(_ declared: [(String, (T) -> () -> Void)]) -> XCTestCaseEntry {
     guard Bench.enabled else { return (T.self, []) }
     let tests: [(String, XCTestCaseClosure)] = (0..<Bench.count).map { index in
-        ("test_\(index)", { _ in
-            var value = index
-            value *= 2
-            XCTAssertTrue(value % 2 == 0)
-        })
+        (
+            "test_\(index)",
+            { _ in
+                var value = index
+                value *= 2
+                XCTAssertTrue(value % 2 == 0)
+            }
+        )
     }
     return (T.self, tests)
 }

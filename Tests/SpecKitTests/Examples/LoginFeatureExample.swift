@@ -23,11 +23,14 @@ final class LoginFeatureExample: FeatureSpec {
             }
 
             Rule("Validation") {
-                ScenarioOutline("<email> with a <length>-character password is <verdict>", examples: [
-                    (email: "ada@example.com", length: 8, verdict: "accepted", enabled: true),
-                    (email: "ada@example.com", length: 3, verdict: "rejected", enabled: false),
-                    (email: "not-an-email", length: 8, verdict: "rejected", enabled: false),
-                ]) { row in
+                ScenarioOutline(
+                    "<email> with a <length>-character password is <verdict>",
+                    examples: [
+                        (email: "ada@example.com", length: 8, verdict: "accepted", enabled: true),
+                        (email: "ada@example.com", length: 3, verdict: "rejected", enabled: false),
+                        (email: "not-an-email", length: 8, verdict: "rejected", enabled: false),
+                    ]
+                ) { row in
                     When("the reader types \(row.email)") { vm.inputs.emailChanged(row.email) }
                     And("a \(row.length)-character password") {
                         vm.inputs.passwordChanged(String(repeating: "x", count: row.length))

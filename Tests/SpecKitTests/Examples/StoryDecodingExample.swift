@@ -5,9 +5,9 @@ final class StoryDecodingExample: FeatureSpec {
     override func testFeature() {
         Feature("Story decoding", tags: "example", "json") {
             let payload = #"""
-            [{"id": 1, "title": "Launch day", "commentCount": 5, "url": "https://example.com/1"},
-             {"id": 2, "title": "Swift 6", "commentCount": 0}]
-            """#
+                [{"id": 1, "title": "Launch day", "commentCount": 5, "url": "https://example.com/1"},
+                 {"id": 2, "title": "Swift 6", "commentCount": 0}]
+                """#
 
             Scenario("A complete payload decodes") {
                 var stories: [ExampleStory] = []

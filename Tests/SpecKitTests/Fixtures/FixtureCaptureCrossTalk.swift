@@ -22,7 +22,7 @@ struct FixtureCaptureCrossTalkFeature: SwiftTestingFeature {
             Scenario("a scenario failing beside a plain test's capture") {
                 await Then("its failure is its own") {
                     if await CrossTalkFlag.plainCapturing.wait() { Fixtures.trace("scenario fails while the plain test captures") }
-                    expect(1).to(equal(2))  // @mark:st-capture-scenario
+                    expect(1).to(equal(2)) // @mark:st-capture-scenario
                     CrossTalkFlag.scenarioFailed.raise()
                 }
             }
@@ -59,7 +59,7 @@ struct FixtureCaptureCrossTalkFeature: SwiftTestingFeature {
     @Test func failsWhileAScenarioCaptures() async {
         guard Fixtures.captureCrossTalkEnabled else { return }
         _ = await CrossTalkFlag.scenarioCapturing.wait()
-        expect("plain").to(equal("other"))  // @mark:st-capture-plain
+        expect("plain").to(equal("other")) // @mark:st-capture-plain
         CrossTalkFlag.plainFailedBesideCapture.raise()
     }
 }

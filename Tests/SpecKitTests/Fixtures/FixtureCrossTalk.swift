@@ -51,7 +51,7 @@ struct FixtureCrossTalkFeature: SwiftTestingFeature {
             Scenario("a scenario beside a failing plain test") {
                 await Then("its own step runs") {
                     Fixtures.trace("RAN cross-talk step")
-                    await expect(1).toEventually(equal(2), timeout: 0.05)  // @mark:st-crosstalk
+                    await expect(1).toEventually(equal(2), timeout: 0.05) // @mark:st-crosstalk
                 }
             }
         }
@@ -67,7 +67,7 @@ struct FixtureCrossTalkFeature: SwiftTestingFeature {
     @Test func failsWhileAScenarioRuns() async {
         guard Fixtures.crossTalkEnabled else { return }
         _ = await CrossTalkFlag.scenarioWaiting.wait()
-        expect("plain").to(equal("other"))  // @mark:st-crosstalk-plain
+        expect("plain").to(equal("other")) // @mark:st-crosstalk-plain
         CrossTalkFlag.plainFailed.raise()
     }
 }

@@ -33,13 +33,13 @@ final class FixtureFailuresFeature: FeatureSpec {
             Scenario("a failing Then skips the remaining steps") {
                 Given("a basket worth 40") { total += 0 }
                 When("an item worth 2 is added") { total += 2 }
-                Then("the login button is enabled") { expect(total == 43).to(equal(true)) }  // @mark:then-fails
+                Then("the login button is enabled") { expect(total == 43).to(equal(true)) } // @mark:then-fails
                 And("the receipt is printed") { Fixtures.trace("SHOULD-NOT-RUN receipt") }
                 But("no email is sent") { Fixtures.trace("SHOULD-NOT-RUN email") }
             }
 
             Scenario("a thrown error is reported at its step") {
-                When("the payment service declines") {  // @mark:throwing-step
+                When("the payment service declines") { // @mark:throwing-step
                     throw FixturePaymentError.declined(code: 51)
                 }
                 Then("a receipt is shown") { Fixtures.trace("SHOULD-NOT-RUN receipt after throw") }
@@ -51,19 +51,19 @@ final class FixtureFailuresFeature: FeatureSpec {
                     totals.observer(1)
                     totals.observer(2)
                 }
-                Then("exactly one total was emitted") { totals.assertValueCount(1) }  // @mark:observer-assert
+                Then("exactly one total was emitted") { totals.assertValueCount(1) } // @mark:observer-assert
                 And("the last total is 2") { totals.assertLastValue(2) }
             }
 
             Scenario("toEventually reports the last value when it times out") {
                 Then("the total eventually reaches 100") {
-                    expect(total).toEventually(equal(100), timeout: 0.2)  // @mark:eventually
+                    expect(total).toEventually(equal(100), timeout: 0.2) // @mark:eventually
                 }
             }
 
             Scenario("async toEventually times out too") {
                 await Then("the total eventually reaches 7") {
-                    await expect(total).toEventually(equal(7), timeout: 0.2)  // @mark:async-eventually
+                    await expect(total).toEventually(equal(7), timeout: 0.2) // @mark:async-eventually
                 }
             }
 
@@ -72,7 +72,7 @@ final class FixtureFailuresFeature: FeatureSpec {
                 Then("main-queue work eventually lands") {
                     var landed = false
                     DispatchQueue.main.async { landed = true }
-                    expect(landed).toEventually(beTrue(), timeout: 0.2)  // @mark:sync-in-async
+                    expect(landed).toEventually(beTrue(), timeout: 0.2) // @mark:sync-in-async
                 }
             }
 
@@ -84,30 +84,30 @@ final class FixtureFailuresFeature: FeatureSpec {
                     var actual = expected
                     actual.lines[1] = "croissant"
                     actual.totals["tax"] = 3
-                    expect(actual).to(equal(expected))  // @mark:large-diff
+                    expect(actual).to(equal(expected)) // @mark:large-diff
                 }
             }
 
             Scenario("a decoding failure names the coding path") {
-                Given("a basket whose second item has a string id") {  // @mark:decode-step
+                Given("a basket whose second item has a string id") { // @mark:decode-step
                     _ = try decode(FixtureBasket.self, fromJSON: #"{"items": [{"id": 1}, {"id": "2"}]}"#)
                 }
             }
 
             Scenario("matchJSON lists the differing paths") {
                 Then("the payload matches") {
-                    expect(#"{"items": [{"id": 1, "name": "A"}], "total": 3}"#)  // @mark:match-json
+                    expect(#"{"items": [{"id": 1, "name": "A"}], "total": 3}"#) // @mark:match-json
                         .to(matchJSON(#"{"total": 3.0, "items": [{"name": "B", "id": 1}]}"#))
                 }
             }
 
             Scenario("an XCTAssert in a helper counts for its step") {
-                Then("the helper's check holds") { fixtureHelperAssertsTotal(total) }  // @mark:helper-assert
+                Then("the helper's check holds") { fixtureHelperAssertsTotal(total) } // @mark:helper-assert
                 And("this step is skipped") { Fixtures.trace("SHOULD-NOT-RUN after helper assert") }
             }
 
             Scenario("a failure outside any step still fails the scenario") {
-                XCTAssertEqual(total, 41, "checked outside a step")  // @mark:outside-step
+                XCTAssertEqual(total, 41, "checked outside a step") // @mark:outside-step
                 Then("later steps are skipped") { Fixtures.trace("SHOULD-NOT-RUN after outside failure") }
             }
         }

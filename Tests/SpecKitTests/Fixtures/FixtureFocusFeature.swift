@@ -12,7 +12,7 @@ final class FixtureFocusFeature: FeatureSpec {
     /// Shared with its Swift Testing twin in `FixtureSwiftTestingParity.swift`.
     static func declare() {
         Feature("Focus", tags: "fixture") {
-            fit("a focused it") { Fixtures.trace("ran: focused it") }  // @mark:focused-it
+            fit("a focused it") { Fixtures.trace("ran: focused it") } // @mark:focused-it
             it("an unfocused it") { Fixtures.trace("ran: unfocused it") }
             fdescribe("a focused group") {
                 it("runs inside the focused group") { Fixtures.trace("ran: inside focused group") }
@@ -21,7 +21,7 @@ final class FixtureFocusFeature: FeatureSpec {
                 Scenario("a plain scenario") { Fixtures.trace("ran: plain scenario") }
                 fScenario("a focused scenario") { Fixtures.trace("ran: focused scenario") }
             }
-            Given("a step in the wrong place") {}  // @mark:focus-problem
+            Given("a step in the wrong place") {} // @mark:focus-problem
         }
     }
 }

@@ -42,7 +42,7 @@ final class FixtureHooksFeature: FeatureSpec {
             }
 
             context("broken setup") {
-                beforeEach { throw FixtureSetupError() }  // @mark:throwing-hook
+                beforeEach { throw FixtureSetupError() } // @mark:throwing-hook
                 afterEach { Fixtures.trace("broken-afterEach") }
                 it("never runs its body") { Fixtures.trace("SHOULD-NOT-RUN broken body") }
             }

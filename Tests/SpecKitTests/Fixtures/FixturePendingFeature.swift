@@ -6,7 +6,7 @@ final class FixturePendingFeature: FeatureSpec {
     override func testFeature() {
         guard Fixtures.enabled else { return }
         Feature("Pending work", tags: "fixture") {
-            xScenario("Sharing a basket", "waiting for the share-sheet API")  // @mark:pending-scenario
+            xScenario("Sharing a basket", "waiting for the share-sheet API") // @mark:pending-scenario
             xit("applies a voucher", "vouchers ship next sprint") {
                 Fixtures.trace("SHOULD-NOT-RUN voucher")
             }

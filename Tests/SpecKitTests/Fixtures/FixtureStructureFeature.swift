@@ -24,11 +24,11 @@ final class FixtureStructureFeature: FeatureSpec {
         if let mode = Fixtures.suiteMode {
             beforeSuite {
                 Fixtures.trace("beforeSuite")
-                if mode == "fail-before" { expect("setup").to(equal("ready")) }  // @mark:before-suite
+                if mode == "fail-before" { expect("setup").to(equal("ready")) } // @mark:before-suite
             }
             afterSuite {
                 Fixtures.trace("afterSuite")
-                if mode == "fail-after" { expect("teardown").to(equal("clean")) }  // @mark:after-suite
+                if mode == "fail-after" { expect("teardown").to(equal("clean")) } // @mark:after-suite
             }
         }
     }
@@ -83,11 +83,11 @@ final class FixtureStructureFeature: FeatureSpec {
 
             describe("broken arounds") {
                 context("never runs") {
-                    aroundEach { _ in Fixtures.trace("forgot-run") }  // @mark:forgot-run
+                    aroundEach { _ in Fixtures.trace("forgot-run") } // @mark:forgot-run
                     it("has a body that never runs") { Fixtures.trace("SHOULD-NOT-RUN forgotten") }
                 }
                 context("sync around an async scenario") {
-                    aroundEach { run in run() }  // @mark:sync-around-async
+                    aroundEach { run in run() } // @mark:sync-around-async
                     it("cannot be wrapped synchronously") { await When("it awaits") { await Task.yield() } }
                 }
             }
@@ -98,7 +98,7 @@ final class FixtureStructureFeature: FeatureSpec {
                     it("has a name") { Fixtures.trace("fruit: \(context()["name"] as? String ?? "?")") }
                 }
                 itBehavesLike("a fruit", context: { ["name": "a pear"] })
-                itBehavesLike("no such examples")  // @mark:unknown-shared
+                itBehavesLike("no such examples") // @mark:unknown-shared
             }
 
             let signedIn = StepGroup("Given", "a signed-in reader") { (email: String) in
@@ -106,7 +106,7 @@ final class FixtureStructureFeature: FeatureSpec {
                 When("they sign in as \(email)") { Fixtures.trace("group: sign in \(email)") }
             }
             let brokenLogin = StepGroup("Given", "a reader whose login fails") { () in
-                When("they sign in") { expect("denied").to(equal("ok")) }  // @mark:group-failure
+                When("they sign in") { expect("denied").to(equal("ok")) } // @mark:group-failure
                 Then("they see the stories") { Fixtures.trace("SHOULD-NOT-RUN inner") }
             }
 
@@ -121,11 +121,14 @@ final class FixtureStructureFeature: FeatureSpec {
             }
 
             Scenario("Data tables and doc strings") {
-                Given("these readers", table: [
-                    ["name", "email"],
-                    ["Ada", "ada@example.com"],
-                    ["Linus | T", "linus@example.com"],
-                ]) { table in
+                Given(
+                    "these readers",
+                    table: [
+                        ["name", "email"],
+                        ["Ada", "ada@example.com"],
+                        ["Linus | T", "linus@example.com"],
+                    ]
+                ) { table in
                     Fixtures.trace("rows: " + table.hashes.map { "\($0["name"]!)=\($0["email"]!)" }.joined(separator: ", "))
                 }
                 When("the client posts", docString: "{\n  \"title\": \"Launch\"\n}") { text in
@@ -137,7 +140,7 @@ final class FixtureStructureFeature: FeatureSpec {
             }
 
             Scenario("A ragged data table") {
-                Given("a table with a short row", table: [["a", "b"], ["1"]]) { _ in  // @mark:ragged
+                Given("a table with a short row", table: [["a", "b"], ["1"]]) { _ in // @mark:ragged
                     Fixtures.trace("SHOULD-NOT-RUN ragged")
                 }
             }

@@ -6,7 +6,7 @@ final class FixtureTimeoutFeature: FeatureSpec {
         guard Fixtures.enabled else { return }
         Feature("Default timeout", tags: "fixture") {
             Scenario("waits for the default timeout") {
-                Then("a value that never comes") { expect(1).toEventually(equal(2)) }  // @mark:default-timeout
+                Then("a value that never comes") { expect(1).toEventually(equal(2)) } // @mark:default-timeout
             }
         }
     }

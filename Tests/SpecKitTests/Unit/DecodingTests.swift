@@ -88,7 +88,8 @@ final class DecodingTests: XCTestCase {
         XCTAssertThrowsError(try decode(Page.self, fromFile: bad)) { error in
             XCTAssertEqual(
                 "\(error)",
-                "could not decode Page from \(bad.path): type mismatch (Int) at stories[0].id: Expected to decode Int but found a string instead.")
+                "could not decode Page from \(bad.path): type mismatch (Int) at stories[0].id: Expected to decode Int but found a string instead."
+            )
             XCTAssertEqual((error as? DecodingFailure)?.codingPath, "stories[0].id")
             XCTAssertEqual((error as? DecodingFailure)?.reason, .typeMismatch(expected: "Int"))
         }
@@ -110,9 +111,11 @@ final class DecodingTests: XCTestCase {
                 .to(throwError(containing: "type mismatch (Int) at stories[0].id"))
             expect { try decode(Page.self, fromJSON: "{}") }.to(throwError(DecodingFailure.self))
         }
-        XCTAssertEqual(failures, [
-            "expected to be decodable as Page, got could not decode Page: type mismatch (Int) at stories[0].id: "
-                + "Expected to decode Int but found a string instead.",
-        ])
+        XCTAssertEqual(
+            failures,
+            [
+                "expected to be decodable as Page, got could not decode Page: type mismatch (Int) at stories[0].id: "
+                    + "Expected to decode Int but found a string instead."
+            ])
     }
 }

@@ -40,10 +40,11 @@ final class EnvironmentStackTests: XCTestCase {
         XCTAssertEqual(seen, "de")
         XCTAssertEqual(stack.current.language, "en")
 
-        XCTAssertThrowsError(try stack.withEnvironment(Environment(language: "es")) {
-            XCTAssertEqual(stack.current.language, "es")
-            throw Boom()
-        })
+        XCTAssertThrowsError(
+            try stack.withEnvironment(Environment(language: "es")) {
+                XCTAssertEqual(stack.current.language, "es")
+                throw Boom()
+            })
         XCTAssertEqual(stack.current.language, "en")
         XCTAssertEqual(stack.depth, 1)
     }

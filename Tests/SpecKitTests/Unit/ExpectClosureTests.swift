@@ -17,7 +17,9 @@ final class ExpectClosureTests: XCTestCase {
     func testSingleExpressionClosureReturningAValue() {
         var runs = 0
         let failures = captureFailures {
-            expect { runs += 1; return 6 * 7 }.to(equal(42))
+            expect {
+                runs += 1; return 6 * 7
+            }.to(equal(42))
             expect { 6 * 7 }.to(equal(42))
             expect { 6 * 7 }.to(equal(41))
         }
@@ -58,13 +60,17 @@ final class ExpectClosureTests: XCTestCase {
 
     func testMultiStatementClosureThatThrows() {
         let failures = captureFailures {
-            expect { let y = 1; _ = y; throw ReproError() }.to(throwError(ReproError.self))
+            expect {
+                let y = 1; _ = y; throw ReproError()
+            }.to(throwError(ReproError.self))
             expect {
                 let attempts = 2
                 _ = attempts
                 throw ReproError()
             }.to(throwError(ReproError()))
-            expect { let y = 1; _ = y; throw ReproError() }.toNot(throwError())
+            expect {
+                let y = 1; _ = y; throw ReproError()
+            }.toNot(throwError())
         }
         XCTAssertEqual(failures, [#"expected to not throw an error, got error "ReproError()" (ReproError)"#])
     }
@@ -75,7 +81,9 @@ final class ExpectClosureTests: XCTestCase {
                 let base = 6
                 return base * 7
             }.to(equal(42))
-            expect { let base = 6; return base * 7 }.to(equal(40))
+            expect {
+                let base = 6; return base * 7
+            }.to(equal(40))
             expect {
                 let value = try fail(nil)
                 return value + 1

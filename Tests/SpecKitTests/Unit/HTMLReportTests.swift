@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import SpecKit
 @testable import SpecReporting
 
@@ -36,8 +37,9 @@ final class HTMLReportTests: XCTestCase {
             path: "/repo/Specs/__Snapshots__/LoginScreenSnapshots/loginEmpty.lang_\(language)_device_\(device).txt",
             outcome: outcome, actual: actual, reference: reference,
             summary: outcome == .matched ? nil : "Snapshot \"lang_\(language)_device_\(device)\" does not match reference: 1 line differs",
-            screen: .init(language: language, rightToLeft: language == "ar", device: device, orientation: "portrait",
-                          columns: columns, rows: 3),
+            screen: .init(
+                language: language, rightToLeft: language == "ar", device: device, orientation: "portrait",
+                columns: columns, rows: 3),
             line: 20)
     }
 
@@ -51,10 +53,12 @@ final class HTMLReportTests: XCTestCase {
         var hostile = step("When", "a <b>bold</b> step", .failed, failure: "expected <\"</pre><script>alert(3)</script>\">")
         hostile.table = [["<th>", "x"], ["<td onclick=alert(4)>", "&amp;"]]
         hostile.docString = "</pre><img src=x onerror=alert(5)>"
-        let html = HTMLReportRenderer.render([
-            report("<script>alert(1)</script>", status: .failed, tags: ["\"><script>alert(2)</script>"], steps: [hostile],
-                   failures: [.init(message: hostile.failure!, file: "/repo/Specs/LoginFeature.swift", line: 14)]),
-        ], context: context)
+        let html = HTMLReportRenderer.render(
+            [
+                report(
+                    "<script>alert(1)</script>", status: .failed, tags: ["\"><script>alert(2)</script>"], steps: [hostile],
+                    failures: [.init(message: hostile.failure!, file: "/repo/Specs/LoginFeature.swift", line: 14)])
+            ], context: context)
         XCTAssertEqual(html.components(separatedBy: "<script").count - 1, 1, "only the page's own script element:\n\(html)")
         XCTAssertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), html)
         XCTAssertTrue(html.contains("data-tags=\"&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;\""), html)
@@ -94,25 +98,32 @@ final class HTMLReportTests: XCTestCase {
         var doc = step("And", "this body", .passed)
         doc.docString = "{\"title\": \"Launch\"}"
         let failure = "[Then the button is enabled] expected to equal <true>, got <false>"
-        let html = HTMLReportRenderer.render([
-            report("Valid", tags: ["login", "smoke"], ordinal: 0, steps: [table, doc]),
-            report("Short password", status: .failed, ordinal: 1,
-                   steps: [step("Then", "the button is enabled", .failed, failure: failure), step("And", "nothing is sent", .skipped)],
-                   failures: [.init(message: failure, file: "/repo/Specs/LoginFeature.swift", line: 14)]),
-            report("Sharing", status: .pending, ordinal: 2, reason: "waiting for the API"),
-        ], context: context)
-        XCTAssertEqual(elements("details class=\"scenario\"", in: html).map { $0.contains("data-status=\"failed\"") }, [false, true, false])
+        let html = HTMLReportRenderer.render(
+            [
+                report("Valid", tags: ["login", "smoke"], ordinal: 0, steps: [table, doc]),
+                report(
+                    "Short password", status: .failed, ordinal: 1,
+                    steps: [step("Then", "the button is enabled", .failed, failure: failure), step("And", "nothing is sent", .skipped)],
+                    failures: [.init(message: failure, file: "/repo/Specs/LoginFeature.swift", line: 14)]),
+                report("Sharing", status: .pending, ordinal: 2, reason: "waiting for the API"),
+            ], context: context)
+        XCTAssertEqual(
+            elements("details class=\"scenario\"", in: html).map { $0.contains("data-status=\"failed\"") }, [false, true, false])
         XCTAssertTrue(html.contains("data-status=\"passed\" data-tags=\"login smoke\""), html)
         XCTAssertTrue(html.contains("data-status=\"pending\" data-tags=\"login\""), html)
         XCTAssertTrue(html.contains("<label><input type=\"checkbox\" data-status=\"failed\" checked> failed (1)</label>"), html)
         XCTAssertTrue(html.contains("data-tag=\"smoke\" aria-pressed=\"false\">@smoke (1)</button>"), html)
-        XCTAssertTrue(html.contains("<thead><tr><th>name</th><th>email</th></tr></thead><tbody><tr><td>Ada</td><td>ada@example.com</td></tr>"), html)
+        XCTAssertTrue(
+            html.contains("<thead><tr><th>name</th><th>email</th></tr></thead><tbody><tr><td>Ada</td><td>ada@example.com</td></tr>"), html)
         XCTAssertTrue(html.contains("<pre class=\"doc-string\">{&quot;title&quot;: &quot;Launch&quot;}</pre>"), html)
         // The failure sits in its step's list item, with where it happened.
-        let failedStep = html.components(separatedBy: "<li class=\"step failed\">").dropFirst().first?.components(separatedBy: "</li>").first ?? ""
+        let failedStep =
+            html.components(separatedBy: "<li class=\"step failed\">").dropFirst().first?.components(separatedBy: "</li>").first ?? ""
         XCTAssertTrue(failedStep.contains("<pre class=\"failure\">\(HTMLText.escape(failure))</pre>"), failedStep)
         XCTAssertTrue(failedStep.contains("at /repo/Specs/LoginFeature.swift:14"), failedStep)
-        XCTAssertTrue(html.contains("<li class=\"step skipped\"><span class=\"mark\">–</span><span class=\"keyword\">And</span> nothing is sent"), html)
+        XCTAssertTrue(
+            html.contains("<li class=\"step skipped\"><span class=\"mark\">–</span><span class=\"keyword\">And</span> nothing is sent"),
+            html)
         XCTAssertTrue(html.contains("<p class=\"reason\">pending: waiting for the API</p>"), html)
         XCTAssertTrue(html.contains("<span class=\"duration\">12 ms</span>"), html)
     }
@@ -136,8 +147,9 @@ final class HTMLReportTests: XCTestCase {
         // Side by side: the reference's line and the actual one, the no-break space made visible.
         XCTAssertTrue(gallery.contains("<div class=\"side-title\">expected (reference)</div>"), gallery)
         XCTAssertTrue(gallery.contains("<span class=\"ln changed\">│ 10:13 PM │</span>"), gallery)
-        XCTAssertTrue(gallery.contains(
-            "<span class=\"ln changed\">│ 10:13<span class=\"inv\" title=\"U+00A0 NO-BREAK SPACE\">␣</span>PM │</span>"), gallery)
+        XCTAssertTrue(
+            gallery.contains(
+                "<span class=\"ln changed\">│ 10:13<span class=\"inv\" title=\"U+00A0 NO-BREAK SPACE\">␣</span>PM │</span>"), gallery)
         // The scenario links to its screen and to the failing cell, which carries that id.
         let cellID = try XCTUnwrap(failing[0].range(of: #"id="snapshot-\d+""#, options: .regularExpression).map { String(failing[0][$0]) })
         let anchor = cellID.dropFirst(4).dropLast()
@@ -157,21 +169,26 @@ final class HTMLReportTests: XCTestCase {
 
     func testSideBySideDiffPairsChangedLinesAndLeavesGapsOppositeInsertions() {
         let diff = SideBySideDiff(reference: "a\nb\nc\n", actual: "a\nB\nc\nd\n")
-        XCTAssertEqual(diff.rows, [
-            .init(kind: .same, left: "a", right: "a"), .init(kind: .changed, left: "b", right: "B"),
-            .init(kind: .same, left: "c", right: "c"), .init(kind: .added, left: nil, right: "d"),
-        ])
+        XCTAssertEqual(
+            diff.rows,
+            [
+                .init(kind: .same, left: "a", right: "a"), .init(kind: .changed, left: "b", right: "B"),
+                .init(kind: .same, left: "c", right: "c"), .init(kind: .added, left: nil, right: "d"),
+            ])
         // Canonically equivalent lines are still different bytes.
         let nfd = SideBySideDiff(reference: "caf\u{E9}\n", actual: "cafe\u{301}\n")
         XCTAssertEqual(nfd.rows.map(\.kind), [.changed])
     }
 
     func testSnapshotRecordsRoundTripThroughTheFragmentLine() throws {
-        let original = report("A", snapshots: [
-            screen("ar", "pad", outcome: .mismatched, actual: "x\u{A0}\"\n", reference: "x \"\n"),
-            SnapshotRecord(name: "order", identifier: "1", path: "/p/order.1.json", outcome: .recorded, actual: "{}\n",
-                           reference: nil, summary: nil, screen: nil, line: 3),
-        ])
+        let original = report(
+            "A",
+            snapshots: [
+                screen("ar", "pad", outcome: .mismatched, actual: "x\u{A0}\"\n", reference: "x \"\n"),
+                SnapshotRecord(
+                    name: "order", identifier: "1", path: "/p/order.1.json", outcome: .recorded, actual: "{}\n",
+                    reference: nil, summary: nil, screen: nil, line: 3),
+            ])
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         let decoded = try decoder.decode(ScenarioReport.self, from: FragmentEncoder.line(for: original))
@@ -195,11 +212,12 @@ final class HTMLReportTests: XCTestCase {
 extension HTMLReportTests {
     func testALongSnapshotTextIsCutAtALineEndWithANote() {
         let line = String(repeating: "x", count: 99) + "\n"
-        let text = String(repeating: line, count: 1_000)  // 100,000 bytes
+        let text = String(repeating: line, count: 1_000) // 100,000 bytes
         let clipped = ScenarioSnapshots.clip(text, path: "/p/big.1.txt")
         XCTAssertLessThanOrEqual(clipped.utf8.count, ScenarioSnapshots.maximumTextBytes + 200)
         XCTAssertTrue(clipped.hasPrefix(String(repeating: line, count: 655)), "whole lines are kept")
-        XCTAssertTrue(clipped.hasSuffix("… (cut at 64 KB of 100000 bytes; the whole text is in /p/big.1.txt)\n"), String(clipped.suffix(120)))
+        XCTAssertTrue(
+            clipped.hasSuffix("… (cut at 64 KB of 100000 bytes; the whole text is in /p/big.1.txt)\n"), String(clipped.suffix(120)))
         XCTAssertEqual(ScenarioSnapshots.clip("short\n", path: "/p"), "short\n")
     }
 }

@@ -21,18 +21,21 @@ final class MatchJSONTests: XCTestCase {
     func testDifferencesAreListedByPath() throws {
         let outcome = try result(
             #"{"stories": [{"id": 1, "title": "A"}, {"id": 2, "title": "X", "extra": true}], "page": 1}"#,
-            #"{"stories": [{"id": 1, "title": "A"}, {"id": 2, "title": "B"}, {"id": 3, "title": "C"}], "total": 3, "first name": "Ada", "page": 1}"#)
+            #"{"stories": [{"id": 1, "title": "A"}, {"id": 2, "title": "B"}, {"id": 3, "title": "C"}], "total": 3, "first name": "Ada", "page": 1}"#
+        )
         XCTAssertFalse(outcome.passes(.to))
         let lines = outcome.message(for: .to).components(separatedBy: "\n")
         XCTAssertTrue(lines[0].hasPrefix("expected to match JSON <{\"stories\":[{\"id\":1,"), lines[0])
         XCTAssertTrue(lines[0].hasSuffix(", got 5 differences"), lines[0])
-        XCTAssertEqual(Array(lines.dropFirst()), [
-            #"$.stories[1].title: expected "B", got "X""#,
-            #"$.stories[1].extra: unexpected key, got true"#,
-            #"$.stories[2]: missing, expected {"id":3,"title":"C"}"#,
-            #"$.total: missing, expected 3"#,
-            #"$["first name"]: missing, expected "Ada""#,
-        ])
+        XCTAssertEqual(
+            Array(lines.dropFirst()),
+            [
+                #"$.stories[1].title: expected "B", got "X""#,
+                #"$.stories[1].extra: unexpected key, got true"#,
+                #"$.stories[2]: missing, expected {"id":3,"title":"C"}"#,
+                #"$.total: missing, expected 3"#,
+                #"$["first name"]: missing, expected "Ada""#,
+            ])
     }
 
     func testTypeChangesAndArrayLengths() throws {
@@ -45,10 +48,13 @@ final class MatchJSONTests: XCTestCase {
         let actual = try result("{\n  \"a\": 1,\n  \"b\" 2\n}", #"{"a": 1}"#)
         XCTAssertEqual(actual.status, .failsRegardless)
         XCTAssertTrue(
-            actual.message(for: .to).hasSuffix(#"got text that is not JSON: invalid JSON at line 3, column 7 (byte 18): expected ':' after object key "b""#),
+            actual.message(for: .to).hasSuffix(
+                #"got text that is not JSON: invalid JSON at line 3, column 7 (byte 18): expected ':' after object key "b""#),
             actual.message(for: .to))
         let expected = try result(#"{"a": 1}"#, #"{"a": tru}"#)
-        XCTAssertTrue(expected.message(for: .to).contains("the expected JSON is itself invalid: invalid JSON at line 1, column 7"), expected.message(for: .to))
+        XCTAssertTrue(
+            expected.message(for: .to).contains("the expected JSON is itself invalid: invalid JSON at line 1, column 7"),
+            expected.message(for: .to))
     }
 
     func testDataAndEncodableForms() throws {

@@ -34,7 +34,9 @@ final class MatcherTests: XCTestCase {
 
     func testEqualSortsDictionaryKeysInItsMessage() throws {
         let text = try message(equal(["b": 2, "a": 1]), ["a": 1, "b": 3])
-        XCTAssertEqual(text, #"""
+        XCTAssertEqual(
+            text,
+            #"""
             expected to equal <["a": 1, "b": 2]>, got <["a": 1, "b": 3]>
             Difference (- expected, + actual):
               [
@@ -106,7 +108,8 @@ final class MatcherTests: XCTestCase {
     func testThrowErrorVariants() throws {
         let any: Matcher<Int> = throwError()
         XCTAssertTrue(try any.evaluate(ActualValue { try throwing(Boom.once) }).passes(.to))
-        XCTAssertEqual(try any.evaluate(ActualValue { try throwing(nil) }).message(for: .to), "expected to throw an error, got no error (value <1>)")
+        XCTAssertEqual(
+            try any.evaluate(ActualValue { try throwing(nil) }).message(for: .to), "expected to throw an error, got no error (value <1>)")
 
         let specific: Matcher<Int> = throwError(Boom.twice)
         XCTAssertTrue(try specific.evaluate(ActualValue { try throwing(Boom.twice) }).passes(.to))
@@ -132,7 +135,8 @@ final class MatcherTests: XCTestCase {
         XCTAssertTrue(try passes(beEven(), 4))
         XCTAssertEqual(try message(beEven(), 3), "expected to be even, got <3>")
         XCTAssertEqual(try message(beEven(), nil), "expected to be even, got <nil>")
-        XCTAssertEqual(try message(satisfy("be short") { (text: String) in text.count < 3 }, "long"), #"expected to be short, got <"long">"#)
+        XCTAssertEqual(
+            try message(satisfy("be short") { (text: String) in text.count < 3 }, "long"), #"expected to be short, got <"long">"#)
     }
 
     func testMessagesForEventuallyStyles() throws {

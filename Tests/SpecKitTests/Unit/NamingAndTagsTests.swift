@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import SpecKit
 
 /// Naming and tag rules, on SpecKit's internal helpers (the fixture run checks

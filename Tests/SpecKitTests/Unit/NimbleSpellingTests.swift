@@ -39,9 +39,12 @@ enum NimbleSpellingChecks {
         let passing = captureFailures {
             expect { try explode(Boom.bang) }.to(throwError(errorType: Boom.self))
             expect { try explode(Boom.bang) }.to(throwError(errorType: Boom.self) { expect($0).to(equal(.bang)) })
-            expect { try explode(Boom.bang) }.to(throwError(errorType: Boom.self, closure: { error in
-                guard error == .bang else { throw error }
-            }))
+            expect { try explode(Boom.bang) }.to(
+                throwError(
+                    errorType: Boom.self,
+                    closure: { error in
+                        guard error == .bang else { throw error }
+                    }))
             expect { try explode(nil) }.toNot(throwError(errorType: Boom.self))
         }
         let failing = captureFailures {
@@ -149,7 +152,7 @@ final class NimbleSpellingTests: XCTestCase {
         XCTAssertEqual(TimeInterval.duration(.milliseconds(1_500)), 1.5)
         let (saved, interval) = (PollingDefaults.timeout, PollingDefaults.pollInterval)
         defer { PollingDefaults.timeout = saved; PollingDefaults.pollInterval = interval }
-        PollingDefaults.timeout = .seconds(3)          // Nimble's spelling of the default
+        PollingDefaults.timeout = .seconds(3) // Nimble's spelling of the default
         PollingDefaults.pollInterval = .milliseconds(20)
         XCTAssertEqual(PollingDefaults.timeout, 3)
         XCTAssertEqual(PollingDefaults.pollInterval, 0.02)

@@ -1,10 +1,12 @@
+import XCTest
+
+@testable import SpecKit
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import XCTest
-@testable import SpecKit
 
 /// The child `throwAssertion` forks must die by its signal at once. The Swift runtime installs a crash
 /// handler in every process (it starts `swift-backtrace`); inherited by the child, it made a trap take

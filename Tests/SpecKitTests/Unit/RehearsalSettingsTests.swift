@@ -17,8 +17,9 @@ final class RehearsalSettingsTests: XCTestCase {
     }
 
     private func settings(_ environment: [String: String], anchor: String? = nil) -> RehearsalSettings {
-        RehearsalSettings(environment: environment, anchor: anchor ?? folder.appendingPathComponent("Tests/Specs/LoginSpec.swift").path,
-                          currentDirectory: "/")
+        RehearsalSettings(
+            environment: environment, anchor: anchor ?? folder.appendingPathComponent("Tests/Specs/LoginSpec.swift").path,
+            currentDirectory: "/")
     }
 
     private func write(_ json: String, to relative: String) throws {
@@ -41,16 +42,18 @@ final class RehearsalSettingsTests: XCTestCase {
     }
 
     func testRehearsalJSONAtThePackageRootFillsWhatTheEnvironmentLeavesOut() throws {
-        try write(#"{"record": "failed", "tags": "smoke,~slow", "eventuallyTimeout": 2.5, "strict": true, "reportDirectory": "reports/qa"}"#,
-                  to: "rehearsal.json")
+        try write(
+            #"{"record": "failed", "tags": "smoke,~slow", "eventuallyTimeout": 2.5, "strict": true, "reportDirectory": "reports/qa"}"#,
+            to: "rehearsal.json")
         let resolved = settings(["BDD_TAGS": "fast"])
         XCTAssertEqual(resolved.configFile, folder.appendingPathComponent("rehearsal.json").path)
         XCTAssertEqual(resolved.environment["BDD_TAGS"], "fast", "the environment wins over the file")
         XCTAssertEqual(resolved.environment["TEXT_SNAPSHOT_RECORD"], "failed")
         XCTAssertEqual(resolved.environment["BDD_EVENTUALLY_TIMEOUT"], "2.5")
         XCTAssertEqual(resolved.environment["TEXT_SNAPSHOT_STRICT"], "true")
-        XCTAssertEqual(resolved.environment["BDD_REPORT_DIR"], folder.appendingPathComponent("reports/qa").path,
-                       "folders are relative to the file, not the working directory")
+        XCTAssertEqual(
+            resolved.environment["BDD_REPORT_DIR"], folder.appendingPathComponent("reports/qa").path,
+            "folders are relative to the file, not the working directory")
         XCTAssertEqual(resolved.values["TEXT_SNAPSHOT_RECORD"]?.source, "rehearsal.json (\(resolved.configFile!))")
         XCTAssertEqual(resolved.packageRoot, folder.path)
     }
@@ -82,10 +85,12 @@ final class RehearsalSettingsTests: XCTestCase {
         XCTAssertEqual(resolved.environment["TEXT_SNAPSHOT_PRUNE"], "false")
         XCTAssertNil(resolved.values["TEXT_SNAPSHOT_RECORD"])
         let file = folder.appendingPathComponent("rehearsal.json").path
-        XCTAssertEqual(resolved.warnings, [
-            "\(file): unknown key \"recrod\"; did you mean \"record\"? (ignored)",
-            "\(file): \"tags\" must be a string, a number or a boolean (ignored)",
-        ])
+        XCTAssertEqual(
+            resolved.warnings,
+            [
+                "\(file): unknown key \"recrod\"; did you mean \"record\"? (ignored)",
+                "\(file): \"tags\" must be a string, a number or a boolean (ignored)",
+            ])
         try write(#"{"record": "all""#, to: "rehearsal.json")
         let broken = settings([:])
         XCTAssertEqual(broken.warnings.count, 1)
@@ -97,8 +102,9 @@ final class RehearsalSettingsTests: XCTestCase {
         XCTAssertEqual(settings(["GITHUB_ACTIONS": "true"]).environment["CI"], "true")
         XCTAssertEqual(settings(["GITHUB_ACTIONS": "true"]).values["CI"]?.source, "detected GITHUB_ACTIONS")
         XCTAssertEqual(settings(["TEST_RUNNER_CI_XCODE_CLOUD": "TRUE"]).environment["CI"], "true")
-        XCTAssertEqual(settings(["TEST_RUNNER_CI": "false", "GITHUB_ACTIONS": "true"]).environment["CI"], "false",
-                       "an explicit CI wins over detection")
+        XCTAssertEqual(
+            settings(["TEST_RUNNER_CI": "false", "GITHUB_ACTIONS": "true"]).environment["CI"], "false",
+            "an explicit CI wins over detection")
         XCTAssertNil(settings(["HOME": "/root"]).environment["CI"])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import SpecKit
 
 /// Rendering and merging of the living document and JUnit file.
@@ -29,9 +30,11 @@ final class ReportTests: XCTestCase {
     func testLivingDocumentRendersFeaturesRulesScenariosAndSteps() {
         let failure = "[Then the button is enabled] expected to equal <true>, got <false>"
         let reports = [
-            report("Valid credentials enable the button", ordinal: 0, steps: [
-                step("Given", "a signed-out reader", .passed), step("Then", "the button is enabled", .passed),
-            ]),
+            report(
+                "Valid credentials enable the button", ordinal: 0,
+                steps: [
+                    step("Given", "a signed-out reader", .passed), step("Then", "the button is enabled", .passed),
+                ]),
             report(
                 "Short password", status: .failed, path: [.init(kind: "Rule", title: "Validation", narrative: nil, tags: ["form"])],
                 ordinal: 1,
@@ -41,8 +44,9 @@ final class ReportTests: XCTestCase {
                     step("And", "no request is sent", .skipped),
                 ],
                 failures: [.init(message: failure, file: "/repo/Specs/LoginFeature.swift", line: 14)]),
-            report("Email <email>", path: [.init(kind: "Rule", title: "Validation", narrative: nil, tags: ["form"])], ordinal: 2,
-                   example: [.init(name: "email", value: "a@b.co")]),
+            report(
+                "Email <email>", path: [.init(kind: "Rule", title: "Validation", narrative: nil, tags: ["form"])], ordinal: 2,
+                example: [.init(name: "email", value: "a@b.co")]),
             report("Sharing", status: .pending, ordinal: 3, reason: "waiting for the API"),
         ]
         let doc = LivingDocRenderer.render(reports, context: context)
@@ -72,7 +76,8 @@ final class ReportTests: XCTestCase {
             }
             cursor = found + 1
         }
-        XCTAssertEqual(lines.filter { $0 == "### Rule: Validation `@form`" }.count, 1, "a rule heading appears once for consecutive scenarios")
+        XCTAssertEqual(
+            lines.filter { $0 == "### Rule: Validation `@form`" }.count, 1, "a rule heading appears once for consecutive scenarios")
     }
 
     func testLivingDocumentShowsDataTablesDocStringsAndNestedSteps() {
@@ -83,26 +88,28 @@ final class ReportTests: XCTestCase {
         var inner = step("Then", "the inner check", .failed, failure: "[Then the inner check] boom")
         inner.depth = 1
         let text = LivingDocRenderer.render([report("arguments", status: .failed, steps: [table, doc, inner])], context: context)
-        XCTAssertTrue(text.contains("""
-            - ✓ **Given** these readers — 2 ms
+        XCTAssertTrue(
+            text.contains(
+                """
+                - ✓ **Given** these readers — 2 ms
 
-              | name | note |
-              | --- | --- |
-              | Ada | a \\| b |
-              | Linus |  |
+                  | name | note |
+                  | --- | --- |
+                  | Ada | a \\| b |
+                  | Linus |  |
 
-            - ✓ **When** the client posts — 2 ms
-              ```
-              {
-                "a": "ʼʼʼ"
-              }
-              ```
-              - ✗ **Then** the inner check — 2 ms
-                at /repo/Specs/LoginFeature.swift:12:
-                ```text
-                [Then the inner check] boom
-                ```
-            """), text)
+                - ✓ **When** the client posts — 2 ms
+                  ```
+                  {
+                    "a": "ʼʼʼ"
+                  }
+                  ```
+                  - ✗ **Then** the inner check — 2 ms
+                    at /repo/Specs/LoginFeature.swift:12:
+                    ```text
+                    [Then the inner check] boom
+                    ```
+                """), text)
     }
 
     func testJUnitEscapesMarkupAndCharactersXMLCannotCarry() throws {
@@ -226,8 +233,8 @@ final class ReportTests: XCTestCase {
     /// `swiftpm-testing-helper` never matched as a whole.
     func testRunIdentityRecognisesARunnerNameTheKernelCut() {
         XCTAssertTrue(RunIdentity.isSwiftPMRunner("swift-test"))
-        XCTAssertTrue(RunIdentity.isSwiftPMRunner("swiftpm-testing"))   // Linux comm, 15
-        XCTAssertTrue(RunIdentity.isSwiftPMRunner("swiftpm-testing-"))  // Darwin p_comm, 16
+        XCTAssertTrue(RunIdentity.isSwiftPMRunner("swiftpm-testing")) // Linux comm, 15
+        XCTAssertTrue(RunIdentity.isSwiftPMRunner("swiftpm-testing-")) // Darwin p_comm, 16
         XCTAssertFalse(RunIdentity.isSwiftPMRunner("swif"))
         XCTAssertFalse(RunIdentity.isSwiftPMRunner("swiftpm-testing-other"))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import RehearsalSettings
 import XCTest
+
 @testable import SpecKit
 
 /// `BDD_SHARD=i/n`: which scenarios a shard runs, and `speckit merge`'s checks (SpecReporting).
@@ -127,7 +128,10 @@ final class ShardTests: XCTestCase {
 
     func testShardsOfOneRunMergeIntoOneReport() throws {
         let merged = try ShardMerge.merge(
-            [input("s2", [report("b", shard: "2/2")]), input("s1", [report("a", shard: "1/2"), report("c", spec: "Specs.A", shard: "1/2")])],
+            [
+                input("s2", [report("b", shard: "2/2")]),
+                input("s1", [report("a", shard: "1/2"), report("c", spec: "Specs.A", shard: "1/2")]),
+            ],
             allowMixedRuns: false)
         XCTAssertEqual(merged.reports.map(\.title), ["c", "a", "b"], "spec classes alphabetically, as one run's report")
         XCTAssertEqual(merged.shardCount, 2)

@@ -51,12 +51,14 @@ final class TestObserverTests: XCTestCase {
             counts.assertValueCount(1)
             counts.assertDidNotEmitValue()
         }
-        XCTAssertEqual(failures, [
-            "expected values <[1, 3]>, got <[1, 2]>",
-            "expected last value <3>, got <2>",
-            "expected 1 value, got 2: <[1, 2]>",
-            "expected no values, got 2: <[1, 2]>",
-        ])
+        XCTAssertEqual(
+            failures,
+            [
+                "expected values <[1, 3]>, got <[1, 2]>",
+                "expected last value <3>, got <2>",
+                "expected 1 value, got 2: <[1, 2]>",
+                "expected no values, got 2: <[1, 2]>",
+            ])
     }
 
     func testRecordingFromManyThreadsLosesNothing() {

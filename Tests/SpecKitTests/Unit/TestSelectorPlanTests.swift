@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import SpecKit
 
 /// The names under which Apple's XCTest runs scenarios (`TestSelectorPlan`, applied by
@@ -39,7 +40,8 @@ final class TestSelectorPlanTests: XCTestCase {
 
     func testTheOldReadableSelectorsBrokeSwiftPMsMacOSListing() {
         // Before, the selector was the scenario name itself: SwiftPM listed `The` for it.
-        XCTAssertEqual(swiftPMListedMethod(className: "Specs.LoginFeature", selector: "The button starts disabled @smokeAndReturnError:"), "The")
+        XCTAssertEqual(
+            swiftPMListedMethod(className: "Specs.LoginFeature", selector: "The button starts disabled @smokeAndReturnError:"), "The")
         XCTAssertFalse(TestSelectorPlan.violations(of: "The button starts disabled @smoke").isEmpty)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import SpecKit
 
 private struct Story: Equatable {
@@ -31,22 +32,24 @@ final class ValueDumpAndDiffTests: XCTestCase {
         XCTAssertEqual(
             ValueDump.line(story),
             #"Story(id: 1, title: "A", tags: Set(["a", "m", "z"]), meta: ["comments": 1, "votes": 3], author: nil)"#)
-        XCTAssertEqual(ValueDump.lines(story), [
-            "Story(",
-            "  id: 1",
-            #"  title: "A""#,
-            "  tags: Set([",
-            #"    "a""#,
-            #"    "m""#,
-            #"    "z""#,
-            "  ])",
-            "  meta: [",
-            #"    "comments": 1"#,
-            #"    "votes": 3"#,
-            "  ]",
-            "  author: nil",
-            ")",
-        ])
+        XCTAssertEqual(
+            ValueDump.lines(story),
+            [
+                "Story(",
+                "  id: 1",
+                #"  title: "A""#,
+                "  tags: Set([",
+                #"    "a""#,
+                #"    "m""#,
+                #"    "z""#,
+                "  ])",
+                "  meta: [",
+                #"    "comments": 1"#,
+                #"    "votes": 3"#,
+                "  ]",
+                "  author: nil",
+                ")",
+            ])
     }
 
     func testDumpIsTheSameOnEveryCall() {
@@ -73,15 +76,17 @@ final class ValueDumpAndDiffTests: XCTestCase {
         var actual = expected
         actual[9] = "line ten"
         let diff = LineDiff.render(expected: expected, actual: actual)
-        XCTAssertEqual(diff.components(separatedBy: "\n"), [
-            "Difference (- expected, + actual):",
-            "  …",
-            "  line 7", "  line 8", "  line 9",
-            "- line 10",
-            "+ line ten",
-            "  line 11", "  line 12", "  line 13",
-            "  …",
-        ])
+        XCTAssertEqual(
+            diff.components(separatedBy: "\n"),
+            [
+                "Difference (- expected, + actual):",
+                "  …",
+                "  line 7", "  line 8", "  line 9",
+                "- line 10",
+                "+ line ten",
+                "  line 11", "  line 12", "  line 13",
+                "  …",
+            ])
     }
 
     func testLineDiffHandlesInsertionsAndDeletions() {
@@ -90,7 +95,8 @@ final class ValueDumpAndDiffTests: XCTestCase {
     }
 
     func testEqualOnLargeValuesShowsADiffInsteadOfTwoWallsOfText() throws {
-        let base = Story(id: 1, title: "Launch day", tags: ["swift", "ios"], meta: ["votes": 42, "comments": 5], author: Author(name: "Ada"))
+        let base = Story(
+            id: 1, title: "Launch day", tags: ["swift", "ios"], meta: ["votes": 42, "comments": 5], author: Author(name: "Ada"))
         var changed = base
         changed.author = Author(name: "Grace")
         let message = try equal(base).evaluate(changed).message(for: .to)

@@ -13,9 +13,10 @@ struct EchoResponder: HTTPResponder {
     /// Called (on the loop) as each request reaches the responder, so tests can wait for it.
     var onRequest: (@Sendable (HTTPRequest) -> Void)?
 
-    static let prepared = PreparedResponse(HTTPResponse(
-        status: 200, headers: ["Content-Type": "text/plain", "X-Prepared": "yes"], body: Array("prepared\n".utf8)
-    ))
+    static let prepared = PreparedResponse(
+        HTTPResponse(
+            status: 200, headers: ["Content-Type": "text/plain", "X-Prepared": "yes"], body: Array("prepared\n".utf8)
+        ))
 
     func respond(to request: HTTPRequest) -> HTTPReply {
         onRequest?(request)
@@ -39,8 +40,10 @@ struct EchoResponder: HTTPResponder {
         let headers = request.headers.map { "\($0.name)=\($0.value)" }.joined(separator: ";")
         let text = "\(request.method) \(request.target) \(request.version) body=\(request.body.count) \(headers)"
         var response = HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array(text.utf8))
-        response.headers.add(name: "X-Body", value: String(decoding: request.body.prefix(200), as: UTF8.self)
-            .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n"))
+        response.headers.add(
+            name: "X-Body",
+            value: String(decoding: request.body.prefix(200), as: UTF8.self)
+                .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n"))
         return response
     }
 }

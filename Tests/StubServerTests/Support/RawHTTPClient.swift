@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -34,7 +35,8 @@ enum RawHTTPClientError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .connectFailed(let code): "connect failed: errno \(code)"
-        case .closedByPeer(let bytes): "connection closed by peer after \(bytes.count) bytes: \(String(decoding: bytes.prefix(300), as: UTF8.self))"
+        case .closedByPeer(let bytes):
+            "connection closed by peer after \(bytes.count) bytes: \(String(decoding: bytes.prefix(300), as: UTF8.self))"
         case .timedOut(let bytes): "timed out after \(bytes.count) bytes: \(String(decoding: bytes.prefix(300), as: UTF8.self))"
         case .malformed(let why): "malformed response: \(why)"
         }

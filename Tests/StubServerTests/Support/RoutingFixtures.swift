@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import StubServer
 
 /// A scratch directory of config files, removed when the test ends.
@@ -88,7 +89,9 @@ extension Router {
                 delay: result.reply.delay, stub: result.stub, wasPrepared: false)
         case .close, .deferred, .streamed, .upgraded, .fault:
             // Not a complete response: tests of these kinds talk to a live server.
-            return RoutedResponse(status: result.reply.status, version: nil, headers: HTTPHeaders(), body: [], delay: result.reply.delay, stub: result.stub, wasPrepared: false)
+            return RoutedResponse(
+                status: result.reply.status, version: nil, headers: HTTPHeaders(), body: [], delay: result.reply.delay, stub: result.stub,
+                wasPrepared: false)
         }
     }
 }
@@ -124,7 +127,9 @@ final class LiveStubs {
         return try client.readResponse(forHEAD: method == "HEAD")
     }
 
-    func send(_ method: String, _ target: String, headers: [(String, String)] = [], body: String, version: String = "HTTP/1.1") throws -> RawHTTPResponse {
+    func send(_ method: String, _ target: String, headers: [(String, String)] = [], body: String, version: String = "HTTP/1.1") throws
+        -> RawHTTPResponse
+    {
         try send(method, target, headers: headers, body: Array(body.utf8), version: version)
     }
 }

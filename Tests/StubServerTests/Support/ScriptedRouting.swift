@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import StubServer
 
 /// A stand-in router for facade tests: `/stub/<n>...` is answered by stub `scripted#n` (200,

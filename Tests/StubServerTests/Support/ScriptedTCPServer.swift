@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -84,10 +85,12 @@ final class ScriptedTCPServer: @unchecked Sendable {
     }
 }
 
-private extension Array where Element == UInt8 {
-    var containsHeadEnd: Bool {
+extension Array where Element == UInt8 {
+    fileprivate var containsHeadEnd: Bool {
         guard count >= 4 else { return false }
-        for index in 0...(count - 4) where self[index] == 13 && self[index + 1] == 10 && self[index + 2] == 13 && self[index + 3] == 10 { return true }
+        for index in 0...(count - 4) where self[index] == 13 && self[index + 1] == 10 && self[index + 2] == 13 && self[index + 3] == 10 {
+            return true
+        }
         return false
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HTTPEngine
 @testable import StubServer
 
@@ -61,10 +62,11 @@ final class TLSTestServer {
         try process.run()
         let answered = announced.wait(timeout: .now() + 20) == .success
         guard answered, let line = seen.value.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT") }),
-              let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
+            let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
         else {
             process.terminate()
-            throw NSError(domain: "TLSTestServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "openssl s_server printed no port: \(seen.value)"])
+            throw NSError(
+                domain: "TLSTestServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "openssl s_server printed no port: \(seen.value)"])
         }
         self.port = port
         #endif

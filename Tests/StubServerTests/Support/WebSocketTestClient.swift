@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import StubServer
 
 /// A minimal websocket client over `RawHTTPClient`: handshake, masked frames out, frames in.
@@ -16,8 +17,9 @@ final class WebSocketTestClient {
     /// Connects and upgrades; throws if the server does not answer 101.
     init(port: Int, path: String, key: String = "dGhlIHNhbXBsZSBub25jZQ==", extraHeaders: String = "") throws {
         http = try RawHTTPClient(port: port)
-        try http.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-                      "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\(extraHeaders)\r\n")
+        try http.send(
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\(extraHeaders)\r\n")
         handshake = try http.readHead()
         guard handshake.status == 101 else { throw RawHTTPClientError.malformed("handshake answered \(handshake.statusLine)") }
     }
@@ -32,7 +34,9 @@ final class WebSocketTestClient {
             bytes += [maskBit | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         } else {
             bytes.append(maskBit | 127)
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: UInt64(payload.count) >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                bytes.append(UInt8(truncatingIfNeeded: UInt64(payload.count) >> UInt64(shift)))
+            }
         }
         if masked {
             let mask: [UInt8] = (0..<4).map { _ in UInt8.random(in: 0...255) }

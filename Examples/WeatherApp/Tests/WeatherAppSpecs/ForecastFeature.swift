@@ -21,10 +21,13 @@ struct ForecastFeature: SwiftTestingFeature {
             beforeEach { (server, vm) = try WeatherStubs.start(language: .de) }
             afterEach { server.stop() }
 
-            ScenarioOutline("<city> is <sky>", examples: [
-                (city: "Berlin", sky: "Regnerisch"),
-                (city: "Lisbon", sky: "Sonnig"),
-            ]) { row in
+            ScenarioOutline(
+                "<city> is <sky>",
+                examples: [
+                    (city: "Berlin", sky: "Regnerisch"),
+                    (city: "Lisbon", sky: "Sonnig"),
+                ]
+            ) { row in
                 await When("the traveller searches \(row.city)") { await vm.search(row.city) }
                 Then("the sky reads \(row.sky)") { expect(vm.state.headline).to(equal(row.sky)) }
             }
@@ -40,8 +43,10 @@ struct ForecastFeature: SwiftTestingFeature {
                 await When("the server is down for Atlantis") { await vm.search("Atlantis") }
                 Then("the screen matches its snapshots") {
                     // Named after this scenario by default: "The error screen.lang_de_device_pad.txt".
-                    assertScreenSnapshots(languages: [.en, .de], devices: [.phone4inch, .pad],
-                                          localizer: WeatherStrings.localizer) { context in
+                    assertScreenSnapshots(
+                        languages: [.en, .de], devices: [.phone4inch, .pad],
+                        localizer: WeatherStrings.localizer
+                    ) { context in
                         ForecastScreen(state: vm.state, strings: context.strings)
                     }
                 }

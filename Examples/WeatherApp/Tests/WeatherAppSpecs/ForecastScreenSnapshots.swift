@@ -8,8 +8,10 @@ final class ForecastScreenSnapshots: FeatureSpec {
         Feature("Forecast screen") {
             Scenario("A rainy forecast") {
                 Then("it matches its snapshots") {
-                    assertScreenSnapshots(languages: [.en, .de], devices: [.phone4inch, .pad],
-                                          localizer: WeatherStrings.localizer) { context in
+                    assertScreenSnapshots(
+                        languages: [.en, .de], devices: [.phone4inch, .pad],
+                        localizer: WeatherStrings.localizer
+                    ) { context in
                         ForecastScreen(state: ForecastScreenSnapshots.rainy(context.strings), strings: context.strings)
                     }
                 }

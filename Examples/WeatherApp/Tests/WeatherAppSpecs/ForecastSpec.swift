@@ -7,8 +7,10 @@ import WeatherApp
 /// The forecast screen's behaviour, run by XCTest: one test per scenario.
 final class ForecastSpec: FeatureSpec {
     override func testFeature() {
-        Feature("Forecast", description: "As a traveller I want a city's forecast so that I pack the right clothes.",
-                tags: "forecast") {
+        Feature(
+            "Forecast", description: "As a traveller I want a city's forecast so that I pack the right clothes.",
+            tags: "forecast"
+        ) {
             var server: StubServer!
             var vm: ForecastViewModel!
             var states: TestObserver<ForecastViewModel.State>!
@@ -41,11 +43,14 @@ final class ForecastSpec: FeatureSpec {
             }
 
             Rule("Errors are explained") {
-                ScenarioOutline("<city> shows “<message>”", examples: [
-                    (city: "Gotham", message: "We do not know a city called “Gotham”."),
-                    (city: "Atlantis", message: "The forecast is unavailable right now. Try again later."),
-                    (city: "  ", message: "Type a city first."),
-                ]) { row in
+                ScenarioOutline(
+                    "<city> shows “<message>”",
+                    examples: [
+                        (city: "Gotham", message: "We do not know a city called “Gotham”."),
+                        (city: "Atlantis", message: "The forecast is unavailable right now. Try again later."),
+                        (city: "  ", message: "Type a city first."),
+                    ]
+                ) { row in
                     await When("the traveller searches \(row.city)") { await vm.search(row.city) }
                     Then("the message is shown") { expect(vm.state.errorMessage).to(equal(row.message)) }
                 }

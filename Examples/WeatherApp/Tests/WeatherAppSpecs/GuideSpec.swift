@@ -17,7 +17,7 @@ final class GuideSpec: FeatureSpec {
             var server: StubServer!
             var vm: ForecastViewModel!
             beforeEach {
-                server = try StubServer(configFile: stubs)  // port 0: a free port
+                server = try StubServer(configFile: stubs) // port 0: a free port
                 try server.start()
                 vm = ForecastViewModel(api: WeatherAPI(baseURL: server.baseURL), strings: WeatherStrings.localizer)
             }

@@ -7,9 +7,9 @@ import WeatherApp
 /// the working directory is (`swift test` from the package, Xcode, CI).
 enum WeatherStubs {
     static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // WeatherAppSpecs/
-        .deletingLastPathComponent()  // Tests/
-        .deletingLastPathComponent()  // the package
+        .deletingLastPathComponent() // WeatherAppSpecs/
+        .deletingLastPathComponent() // Tests/
+        .deletingLastPathComponent() // the package
         .appendingPathComponent("Stubs", isDirectory: true)
     static let settings = folder.appendingPathComponent("settings.json")
 

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 import CSystemShims
@@ -56,10 +57,12 @@ final class Acceptor: PollHandler {
             if admission == .evictFirst {
                 // At the cap: a few idle keep-alive sockets must not lock everyone out, so the
                 // longest-idle one (across all loops) makes room.
-                Self.evictLongestIdle(among: workers, then: { worker.loop.execute(adopt) }, orElse: {
-                    SystemCalls.close(client)
-                    worker.context.closed()
-                })
+                Self.evictLongestIdle(
+                    among: workers, then: { worker.loop.execute(adopt) },
+                    orElse: {
+                        SystemCalls.close(client)
+                        worker.context.closed()
+                    })
             } else if worker === owner {
                 adopt()
             } else {
@@ -70,7 +73,9 @@ final class Acceptor: PollHandler {
 
     /// Asks every loop when its longest-idle connection went idle, then has the loop with the
     /// oldest close it (falling back to the others in that order if it got busy meanwhile).
-    private static func evictLongestIdle(among workers: [LoopWorker], then admit: @escaping @Sendable () -> Void, orElse refuse: @escaping @Sendable () -> Void) {
+    private static func evictLongestIdle(
+        among workers: [LoopWorker], then admit: @escaping @Sendable () -> Void, orElse refuse: @escaping @Sendable () -> Void
+    ) {
         let survey = IdleSurvey(expected: workers.count)
         for (index, worker) in workers.enumerated() {
             worker.loop.execute {
@@ -83,7 +88,9 @@ final class Acceptor: PollHandler {
     }
 
     /// Asks each loop in turn to close its longest-idle connection; `then` once one did.
-    private static func evict(in order: [LoopWorker], then admit: @escaping @Sendable () -> Void, orElse refuse: @escaping @Sendable () -> Void) {
+    private static func evict(
+        in order: [LoopWorker], then admit: @escaping @Sendable () -> Void, orElse refuse: @escaping @Sendable () -> Void
+    ) {
         guard let first = order.first else { refuse(); return }
         let rest = Array(order.dropFirst())
         first.loop.execute {

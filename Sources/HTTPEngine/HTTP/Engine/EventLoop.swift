@@ -167,7 +167,8 @@ final class EventLoop: @unchecked Sendable {
         timerHeap[0] = last
         var index = 0
         while true {
-            let left = 2 * index + 1, right = left + 1
+            let left = 2 * index + 1
+            let right = left + 1
             var smallest = index
             if left < timerHeap.count && timerHeap[left].deadline < timerHeap[smallest].deadline { smallest = left }
             if right < timerHeap.count && timerHeap[right].deadline < timerHeap[smallest].deadline { smallest = right }

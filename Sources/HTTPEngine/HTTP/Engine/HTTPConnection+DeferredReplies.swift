@@ -58,8 +58,9 @@ extension HTTPConnection {
             let reason = "the reply was not ready within \(context.limits.replyTimeout)\n"
             var headers = HTTPHeaders()
             headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
-            deliver(HTTPReply(.response(HTTPResponse(status: 504, headers: headers, body: Array(reason.utf8))), onSent: reply.onSent),
-                    version: reply.version, framing: reply.framing, started: reply.started)
+            deliver(
+                HTTPReply(.response(HTTPResponse(status: 504, headers: headers, body: Array(reason.utf8))), onSent: reply.onSent),
+                version: reply.version, framing: reply.framing, started: reply.started)
             resumeAfterReply()
         case .stream:
             closeNow() // mid-body: closing is the only way to tell the client it is truncated

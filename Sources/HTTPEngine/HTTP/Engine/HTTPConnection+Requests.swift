@@ -17,7 +17,8 @@ extension HTTPConnection {
             // A flush that drained the output below the high-water mark must resume parsing
             // here: the pipelined requests are already buffered, so no readable event will come.
             guard stoppedForOutput, !isClosed, !awaitingReply, !closeWhenFlushed, !input.isEmpty,
-                  output.readableCount < context.limits.outputHighWaterMark else { return }
+                output.readableCount < context.limits.outputHighWaterMark
+            else { return }
         }
     }
 
@@ -44,7 +45,8 @@ extension HTTPConnection {
                     deadline = worker.loop.now &+ context.idleTimeout
                 }
                 if phase == .body && parser.bufferedBodyBytes >= context.memory.largeWork && context.memory.isExhausted
-                    && bodyReserved == 0 {
+                    && bodyReserved == 0
+                {
                     rejectForMemory(parser.pendingRequestLine) // a chunked body growing past the budget
                 }
                 return false
@@ -86,8 +88,9 @@ extension HTTPConnection {
 
     /// 503 for work the memory budget cannot take now; the client may retry later.
     private func rejectForMemory(_ line: (method: String?, target: String?)) {
-        reject(HTTPParseFailure(status: 503, reason: "the server is at its memory budget (\(context.memory.limit) bytes); try again later"),
-               method: line.method, target: line.target)
+        reject(
+            HTTPParseFailure(status: 503, reason: "the server is at its memory budget (\(context.memory.limit) bytes); try again later"),
+            method: line.method, target: line.target)
     }
 
     private func dispatch(_ parsed: HTTPRequest, _ framing: RequestFraming) {
@@ -140,7 +143,8 @@ extension HTTPConnection {
     func deliver(_ original: HTTPReply, version requestVersion: HTTPVersion, framing: RequestFraming, started: UInt64) {
         var reply = original
         if !framing.isHead, let size = Self.bufferedBodySize(of: reply), size >= context.memory.largeWork,
-           !context.memory.admit(size) {
+            !context.memory.admit(size)
+        {
             // A large buffered response past the budget: refuse it rather than grow.
             var headers = HTTPHeaders()
             headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
@@ -240,10 +244,11 @@ extension HTTPConnection {
 
     /// Answers a refused request with a short plain-text reason and closes.
     func reject(_ failure: HTTPParseFailure, method: String?, target: String?) {
-        context.onRejection?(HTTPRejection(
-            status: failure.status, reason: failure.reason, method: method, target: target,
-            remoteAddress: remoteHost, remotePort: remotePort
-        ))
+        context.onRejection?(
+            HTTPRejection(
+                status: failure.status, reason: failure.reason, method: method, target: target,
+                remoteAddress: remoteHost, remotePort: remotePort
+            ))
         let body = failure.reason + "\n"
         output.append("HTTP/1.1 \(failure.status) \(HTTPStatus.reasonPhrase(for: failure.status))\r\n")
         output.append("Content-Type: text/plain; charset=utf-8\r\nContent-Length: ")
@@ -264,7 +269,8 @@ extension HTTPConnection {
         let parts = UnsafeBufferPointer(rebasing: bytes[start..<end]).split(separator: UInt8(ascii: " "), maxSplits: 2)
         guard let first = parts.first, first.allSatisfy(HTTPRequestParser.isTokenByte) else { return (nil, nil) }
         let method = String(decoding: first, as: UTF8.self)
-        let target = parts.count > 1 && parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        let target =
+            parts.count > 1 && parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
             ? String(decoding: parts[1], as: UTF8.self) : nil
         return (method, target)
     }
@@ -324,7 +330,8 @@ extension HTTPConnection {
         if phase == .lingering || (tls != nil && !handshakeDone) || tlsWriteWantsRead {
             read = true
         } else {
-            read = !peerClosed && (!awaitingReply || readsWhileAwaiting) && !closeWhenFlushed
+            read =
+                !peerClosed && (!awaitingReply || readsWhileAwaiting) && !closeWhenFlushed
                 && output.readableCount < context.limits.outputHighWaterMark
         }
         let write: Bool

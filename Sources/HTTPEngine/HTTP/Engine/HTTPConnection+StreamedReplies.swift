@@ -17,7 +17,8 @@ extension HTTPConnection {
         appendVersion(version)
         let closes = HTTPResponseSerializer.appendStatusAndHeaders(of: head, contentLength: false) { output.append($0) }
         // A close-delimited body (HTTP/1.0) ends the connection; so does a stream that asks to.
-        let keepAlive = reply.framing.keepAlive && !stopping && !worker.stopping && !closes
+        let keepAlive =
+            reply.framing.keepAlive && !stopping && !worker.stopping && !closes
             && !streamed.closesConnection && (chunked || noBody || length != nil)
         if chunked && !forbidsBody { output.append("Transfer-Encoding: chunked\r\n") }
         if let length, !forbidsBody {
@@ -46,7 +47,8 @@ extension HTTPConnection {
     /// calls (a producer that writes at once) loop here instead of recursing.
     func pumpStream() {
         guard case .stream(let state) = inFlight, !isClosed, !state.demandOutstanding,
-              output.readableCount < Self.streamLowWaterMark else { return }
+            output.readableCount < Self.streamLowWaterMark
+        else { return }
         if state.pumping { state.pumpAgain = true; return }
         state.pumping = true
         defer { state.pumping = false }
@@ -140,7 +142,10 @@ final class StreamState {
     var pumping = false
     var pumpAgain = false
 
-    init(body: HTTPBodyStream, produce: @escaping @Sendable (HTTPBodyStream) -> Void, chunked: Bool, keepAlive: Bool, status: Int, reply: ReplyContext) {
+    init(
+        body: HTTPBodyStream, produce: @escaping @Sendable (HTTPBodyStream) -> Void, chunked: Bool, keepAlive: Bool, status: Int,
+        reply: ReplyContext
+    ) {
         self.body = body
         self.produce = produce
         self.chunked = chunked

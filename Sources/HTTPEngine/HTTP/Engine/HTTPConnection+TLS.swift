@@ -76,15 +76,19 @@ extension HTTPConnection {
     }
 
     func failHandshake(_ reason: String) {
-        context.onRejection?(HTTPRejection(status: 0, reason: reason, method: nil, target: nil, remoteAddress: remoteHost, remotePort: remotePort))
+        context.onRejection?(
+            HTTPRejection(status: 0, reason: reason, method: nil, target: nil, remoteAddress: remoteHost, remotePort: remotePort))
         closeNow()
     }
 
     private func refusePlainHTTP() {
         let reason = "plain HTTP sent to an HTTPS port"
-        context.onRejection?(HTTPRejection(status: 400, reason: reason, method: nil, target: nil, remoteAddress: remoteHost, remotePort: remotePort))
+        context.onRejection?(
+            HTTPRejection(status: 400, reason: reason, method: nil, target: nil, remoteAddress: remoteHost, remotePort: remotePort))
         let body = "This port speaks HTTPS: use an https:// URL.\n"
-        let text = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
+        let text =
+            "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+            + body
         // A few hundred bytes into an empty socket buffer: one send, never a wait.
         _ = Array(text.utf8).withUnsafeBytes { SystemCalls.send(fd, $0.baseAddress!, count: $0.count) }
         startLingering()

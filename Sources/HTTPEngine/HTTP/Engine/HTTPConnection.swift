@@ -130,7 +130,6 @@ final class HTTPConnection: PollHandler {
         return phase == .idle && output.isEmpty && input.isEmpty && !awaitingReply
     }
 
-
     // MARK: Events
 
     func handle(_ event: PollEvent) {
@@ -210,7 +209,8 @@ final class HTTPConnection: PollHandler {
     }
 
     func peerDidClose() {
-        if case .none = inFlight {} else {
+        if case .none = inFlight {
+        } else {
             // Waiting on a deferred reply, a stream or an upgraded protocol: the client is
             // gone, so cancel the work rather than finish it for nobody.
             closeNow()
@@ -293,8 +293,9 @@ final class HTTPConnection: PollHandler {
             closeNow()
         case .head, .body:
             if closeWhenFlushed { closeNow(); return }
-            reject(HTTPParseFailure(status: 408, reason: "request not received within \(context.limits.headerReadTimeout)"),
-                   method: parser.pendingRequestLine.method, target: parser.pendingRequestLine.target)
+            reject(
+                HTTPParseFailure(status: 408, reason: "request not received within \(context.limits.headerReadTimeout)"),
+                method: parser.pendingRequestLine.method, target: parser.pendingRequestLine.target)
             flush()
         case .responding:
             break

@@ -28,7 +28,11 @@ extension HTTPRequestParser {
                 // depends on how the client's bytes were split.
                 let searched = min(available, Self.maxChunkLineBytes + 1)
                 guard available > 0, let found = memchr(bytes.baseAddress! + consumed, Int32(Self.newline), searched) else {
-                    if available > Self.maxChunkLineBytes { return (consumed, .failed(.init(status: 400, reason: "chunk size line longer than \(Self.maxChunkLineBytes) bytes"))) }
+                    if available > Self.maxChunkLineBytes {
+                        return (
+                            consumed, .failed(.init(status: 400, reason: "chunk size line longer than \(Self.maxChunkLineBytes) bytes"))
+                        )
+                    }
                     return (consumed, .needMore)
                 }
                 let lineEnd = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
@@ -39,7 +43,9 @@ extension HTTPRequestParser {
                 while index < lineEnd, let digit = Self.hexValue(bytes[index]) {
                     // Leading zeros add nothing: only significant digits can overflow.
                     if significant > 0 || digit != 0 { significant += 1 }
-                    if significant > 15 { return (consumed, .failed(.init(status: 413, reason: "request body larger than \(maxBodyBytes) bytes"))) }
+                    if significant > 15 {
+                        return (consumed, .failed(.init(status: 413, reason: "request body larger than \(maxBodyBytes) bytes")))
+                    }
                     size = size << 4 | digit
                     digits += 1
                     index += 1
@@ -77,7 +83,9 @@ extension HTTPRequestParser {
                 guard available > 0 else { return (consumed, .needMore) }
                 if bytes[consumed] == Self.cr {
                     guard available > 1 else { return (consumed, .needMore) }
-                    guard bytes[consumed + 1] == Self.newline else { return (consumed, .failed(.init(status: 400, reason: "chunk data not followed by CRLF"))) }
+                    guard bytes[consumed + 1] == Self.newline else {
+                        return (consumed, .failed(.init(status: 400, reason: "chunk data not followed by CRLF")))
+                    }
                     consumed += 2
                 } else if bytes[consumed] == Self.newline {
                     return (consumed, .failed(.init(status: 400, reason: "chunk data not followed by CRLF")))
@@ -88,13 +96,17 @@ extension HTTPRequestParser {
             case .trailers(let seen):
                 let available = count - consumed
                 guard available > 0, let found = memchr(bytes.baseAddress! + consumed, Int32(Self.newline), available) else {
-                    if seen + available > maxHeaderBytes { return (consumed, .failed(.init(status: 431, reason: "trailer section larger than \(maxHeaderBytes) bytes"))) }
+                    if seen + available > maxHeaderBytes {
+                        return (consumed, .failed(.init(status: 431, reason: "trailer section larger than \(maxHeaderBytes) bytes")))
+                    }
                     return (consumed, .needMore)
                 }
                 let lineEnd = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 let length = lineEnd - consumed
                 let total = seen + length + 1
-                if total > maxHeaderBytes { return (consumed, .failed(.init(status: 431, reason: "trailer section larger than \(maxHeaderBytes) bytes"))) }
+                if total > maxHeaderBytes {
+                    return (consumed, .failed(.init(status: 431, reason: "trailer section larger than \(maxHeaderBytes) bytes")))
+                }
                 guard length > 0, bytes[lineEnd - 1] == Self.cr else {
                     return (consumed, .failed(.init(status: 400, reason: "chunked body line not ended by CRLF")))
                 }
@@ -104,10 +116,14 @@ extension HTTPRequestParser {
                     // discard them); they still have to look like fields.
                     var colon = consumed
                     while colon < lineEnd && bytes[colon] != UInt8(ascii: ":") {
-                        guard Self.isTokenByte(bytes[colon]) else { return (consumed, .failed(.init(status: 400, reason: "malformed trailer field"))) }
+                        guard Self.isTokenByte(bytes[colon]) else {
+                            return (consumed, .failed(.init(status: 400, reason: "malformed trailer field")))
+                        }
                         colon += 1
                     }
-                    guard colon > consumed, colon < lineEnd else { return (consumed, .failed(.init(status: 400, reason: "malformed trailer field"))) }
+                    guard colon > consumed, colon < lineEnd else {
+                        return (consumed, .failed(.init(status: 400, reason: "malformed trailer field")))
+                    }
                 }
                 consumed = lineEnd + 1
                 if isEmpty { return (consumed, finish()) }

@@ -117,7 +117,9 @@ extension HTTPRequestParser {
                 return bad("chunked transfer coding applied more than once")
             }
             guard transferEncoding.count == 1 else {
-                return .failure(HTTPParseFailure(status: 501, reason: "transfer coding \"\(transferEncoding.dropLast().joined(separator: ", "))\" is not supported"))
+                return .failure(
+                    HTTPParseFailure(
+                        status: 501, reason: "transfer coding \"\(transferEncoding.dropLast().joined(separator: ", "))\" is not supported"))
             }
             framing.body = .chunked
         } else if contentLengthTooLarge {

@@ -23,9 +23,9 @@ extension HTTPRequestParser {
     /// `HTTP/<digit>.<digit>` straight from the bytes (no string per request).
     static func parseVersion(_ bytes: UnsafeBufferPointer<UInt8>) -> HTTPVersion? {
         guard bytes.count == 8,
-              bytes[0] == UInt8(ascii: "H"), bytes[1] == UInt8(ascii: "T"), bytes[2] == UInt8(ascii: "T"),
-              bytes[3] == UInt8(ascii: "P"), bytes[4] == UInt8(ascii: "/"), bytes[6] == UInt8(ascii: "."),
-              (48...57).contains(bytes[5]), (48...57).contains(bytes[7])
+            bytes[0] == UInt8(ascii: "H"), bytes[1] == UInt8(ascii: "T"), bytes[2] == UInt8(ascii: "T"),
+            bytes[3] == UInt8(ascii: "P"), bytes[4] == UInt8(ascii: "/"), bytes[6] == UInt8(ascii: "."),
+            (48...57).contains(bytes[5]), (48...57).contains(bytes[7])
         else { return nil }
         if bytes[5] == 49 && bytes[7] == 49 { return .http1_1 }
         // RFC 9110 §2.5: a higher minor version of a major we speak is processed (and answered)

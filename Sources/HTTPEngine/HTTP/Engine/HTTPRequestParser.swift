@@ -120,7 +120,9 @@ struct HTTPRequestParser {
         if requestLineEnd < 0 {
             let limit = min(count, maxRequestLineBytes + 2)
             guard let newline = memchr(start, Int32(Self.newline), limit) else {
-                if count > maxRequestLineBytes + 1 { return (skipped, .failed(.init(status: 414, reason: "request line longer than \(maxRequestLineBytes) bytes"))) }
+                if count > maxRequestLineBytes + 1 {
+                    return (skipped, .failed(.init(status: 414, reason: "request line longer than \(maxRequestLineBytes) bytes")))
+                }
                 return (skipped, .needMore)
             }
             requestLineEnd = start.distance(to: newline.assumingMemoryBound(to: UInt8.self))

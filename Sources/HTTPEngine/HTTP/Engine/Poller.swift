@@ -135,12 +135,13 @@ final class Poller {
                 continue
             }
             let mask = event.events
-            body(PollEvent(
-                fd: fd,
-                readable: mask & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0,
-                writable: mask & EPOLLOUT.rawValue != 0,
-                hangup: mask & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
-            ))
+            body(
+                PollEvent(
+                    fd: fd,
+                    readable: mask & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0,
+                    writable: mask & EPOLLOUT.rawValue != 0,
+                    hangup: mask & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
+                ))
         }
         if Int(count) == events.count { events.append(contentsOf: repeatElement(epoll_event(), count: events.count)) }
         #else
@@ -161,12 +162,13 @@ final class Poller {
             let event = events[index]
             if event.filter == Int16(EVFILT_USER) { woken = true; continue }
             let isRead = event.filter == Int16(EVFILT_READ)
-            body(PollEvent(
-                fd: Int32(event.ident),
-                readable: isRead,
-                writable: event.filter == Int16(EVFILT_WRITE),
-                hangup: event.flags & UInt16(EV_EOF) != 0 && !isRead || event.flags & UInt16(EV_ERROR) != 0
-            ))
+            body(
+                PollEvent(
+                    fd: Int32(event.ident),
+                    readable: isRead,
+                    writable: event.filter == Int16(EVFILT_WRITE),
+                    hangup: event.flags & UInt16(EV_EOF) != 0 && !isRead || event.flags & UInt16(EV_ERROR) != 0
+                ))
         }
         if Int(count) == events.count { events.append(contentsOf: repeatElement(kevent(), count: events.count)) }
         #endif

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 import CSystemShims
@@ -34,7 +35,7 @@ public enum UsableProcessors {
     static func cpus(fromCPUMax text: String) -> Int? {
         let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
         guard fields.count == 2, fields[0] != "max",
-              let quota = Int(fields[0]), let period = Int(fields[1]), quota > 0, period > 0
+            let quota = Int(fields[0]), let period = Int(fields[1]), quota > 0, period > 0
         else { return nil }
         return max(1, (quota + period - 1) / period)
     }
@@ -50,7 +51,7 @@ public enum UsableProcessors {
     /// The tightest `cpu.max` from the process's cgroup up to the root of the hierarchy.
     private static func cgroupQuota(mount: String = "/sys/fs/cgroup") -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
-              let path = cgroupPath(fromProcCgroup: text)
+            let path = cgroupPath(fromProcCgroup: text)
         else { return nil }
         // The kernel writes the cgroup path absolute and normalised: no `.` or `..` to resolve.
         var components = path.split(separator: "/").map(String.init)

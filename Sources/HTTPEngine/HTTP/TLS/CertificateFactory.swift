@@ -21,9 +21,11 @@ package enum CertificateFactory {
         let certificate = try calls.newCertificate(commonName: commonName, organization: "Rehearsal", key: key, days: days)
         defer { calls.server.freeCertificate(certificate) }
         calls.setIssuer(certificate, from: certificate)
-        try calls.addExtensions(certificate, issuer: certificate, [
-            (87, "critical,CA:TRUE,pathlen:0"), (83, "critical,keyCertSign,cRLSign"), (82, "hash"),
-        ])
+        try calls.addExtensions(
+            certificate, issuer: certificate,
+            [
+                (87, "critical,CA:TRUE,pathlen:0"), (83, "critical,keyCertSign,cRLSign"), (82, "hash"),
+            ])
         return try calls.sign(certificate, with: key)
     }
 
@@ -31,7 +33,7 @@ package enum CertificateFactory {
     package static func makeServer(names: [String], authority: Made, days: Int) throws(TLSConfigurationError) -> Made {
         let calls = try Calls.load()
         guard let issuer = calls.server.decode(authority.certificate, with: calls.server.decodeCertificate),
-              let issuerKey = calls.server.decode(authority.privateKey, with: calls.server.decodePrivateKey)
+            let issuerKey = calls.server.decode(authority.privateKey, with: calls.server.decodePrivateKey)
         else { throw TLSConfigurationError("the development authority's files cannot be read back") }
         defer {
             calls.server.freeCertificate(issuer)
@@ -39,14 +41,17 @@ package enum CertificateFactory {
         }
         let key = try calls.generateKey()
         defer { calls.server.freePrivateKey(key) }
-        let certificate = try calls.newCertificate(commonName: names.first ?? "localhost", organization: "Rehearsal development", key: key, days: days)
+        let certificate = try calls.newCertificate(
+            commonName: names.first ?? "localhost", organization: "Rehearsal development", key: key, days: days)
         defer { calls.server.freeCertificate(certificate) }
         calls.setIssuer(certificate, from: issuer)
         let alternativeNames = names.map { isAddress($0) ? "IP:\($0)" : "DNS:\($0)" }.joined(separator: ",")
-        try calls.addExtensions(certificate, issuer: issuer, [
-            (87, "critical,CA:FALSE"), (83, "critical,digitalSignature"), (126, "serverAuth"),
-            (85, alternativeNames), (82, "hash"), (90, "keyid:always"),
-        ])
+        try calls.addExtensions(
+            certificate, issuer: issuer,
+            [
+                (87, "critical,CA:FALSE"), (83, "critical,digitalSignature"), (126, "serverAuth"),
+                (85, alternativeNames), (82, "hash"), (90, "keyid:always"),
+            ])
         var made = try calls.sign(certificate, with: issuerKey)
         guard let keyBytes = calls.server.encode(key, with: calls.server.encodePrivateKey) else {
             throw TLSConfigurationError("cannot encode the new private key")
@@ -72,8 +77,10 @@ package enum CertificateFactory {
         typealias Getter = @convention(c) (OpaquePointer?) -> OpaquePointer?
         typealias TimeAdjust = @convention(c) (OpaquePointer?, Int) -> OpaquePointer?
         typealias SetObject = @convention(c) (OpaquePointer?, OpaquePointer?) -> Int32
-        typealias AddNameEntry = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<UInt8>?, Int32, Int32, Int32) -> Int32
-        typealias SetExtensionContext = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, OpaquePointer?, OpaquePointer?, OpaquePointer?, Int32) -> Void
+        typealias AddNameEntry =
+            @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<UInt8>?, Int32, Int32, Int32) -> Int32
+        typealias SetExtensionContext =
+            @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, OpaquePointer?, OpaquePointer?, OpaquePointer?, Int32) -> Void
         typealias MakeExtension = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?) -> OpaquePointer?
         typealias AddExtension = @convention(c) (OpaquePointer?, OpaquePointer?, Int32) -> Int32
         typealias Sign = @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> Int32
@@ -112,27 +119,27 @@ package enum CertificateFactory {
             let library = server.library
             func find<T>(_ name: String, _ type: T.Type) -> T? { library.symbol(name, as: type) }
             guard let keyContextNew = find("EVP_PKEY_CTX_new_id", KeyContextNew.self),
-                  let keygenInit = find("EVP_PKEY_keygen_init", KeyContextStep.self),
-                  let keyContextControl = find("EVP_PKEY_CTX_ctrl", KeyContextControl.self),
-                  let keygen = find("EVP_PKEY_keygen", KeyGenerate.self),
-                  let keyContextFree = find("EVP_PKEY_CTX_free", Free.self),
-                  let certificateNew = find("X509_new", New.self),
-                  let setVersion = find("X509_set_version", SetLong.self),
-                  let serialNumber = find("X509_get_serialNumber", Getter.self),
-                  let integerSet = find("ASN1_INTEGER_set", SetLong.self),
-                  let notBefore = find("X509_getm_notBefore", Getter.self),
-                  let notAfter = find("X509_getm_notAfter", Getter.self),
-                  let timeAdjust = find("X509_gmtime_adj", TimeAdjust.self),
-                  let setPublicKey = find("X509_set_pubkey", SetObject.self),
-                  let subjectName = find("X509_get_subject_name", Getter.self),
-                  let addNameEntry = find("X509_NAME_add_entry_by_txt", AddNameEntry.self),
-                  let setIssuerName = find("X509_set_issuer_name", SetObject.self),
-                  let setExtensionContext = find("X509V3_set_ctx", SetExtensionContext.self),
-                  let makeExtension = find("X509V3_EXT_nconf_nid", MakeExtension.self),
-                  let addExtension = find("X509_add_ext", AddExtension.self),
-                  let freeExtension = find("X509_EXTENSION_free", Free.self),
-                  let sha256 = find("EVP_sha256", New.self),
-                  let sign = find("X509_sign", Sign.self)
+                let keygenInit = find("EVP_PKEY_keygen_init", KeyContextStep.self),
+                let keyContextControl = find("EVP_PKEY_CTX_ctrl", KeyContextControl.self),
+                let keygen = find("EVP_PKEY_keygen", KeyGenerate.self),
+                let keyContextFree = find("EVP_PKEY_CTX_free", Free.self),
+                let certificateNew = find("X509_new", New.self),
+                let setVersion = find("X509_set_version", SetLong.self),
+                let serialNumber = find("X509_get_serialNumber", Getter.self),
+                let integerSet = find("ASN1_INTEGER_set", SetLong.self),
+                let notBefore = find("X509_getm_notBefore", Getter.self),
+                let notAfter = find("X509_getm_notAfter", Getter.self),
+                let timeAdjust = find("X509_gmtime_adj", TimeAdjust.self),
+                let setPublicKey = find("X509_set_pubkey", SetObject.self),
+                let subjectName = find("X509_get_subject_name", Getter.self),
+                let addNameEntry = find("X509_NAME_add_entry_by_txt", AddNameEntry.self),
+                let setIssuerName = find("X509_set_issuer_name", SetObject.self),
+                let setExtensionContext = find("X509V3_set_ctx", SetExtensionContext.self),
+                let makeExtension = find("X509V3_EXT_nconf_nid", MakeExtension.self),
+                let addExtension = find("X509_add_ext", AddExtension.self),
+                let freeExtension = find("X509_EXTENSION_free", Free.self),
+                let sha256 = find("EVP_sha256", New.self),
+                let sign = find("X509_sign", Sign.self)
             else { throw TLSConfigurationError("\(library.name) lacks a function needed to make certificates") }
             return Calls(
                 server: server, keyContextNew: keyContextNew, keygenInit: keygenInit, keyContextControl: keyContextControl,
@@ -156,7 +163,8 @@ package enum CertificateFactory {
             guard keygenInit(context) == 1 else { throw failure("start key generation") }
             let curve: Int32 = 415 // NID_X9_62_prime256v1
             // A function in OpenSSL 3, a macro over EVP_PKEY_CTX_ctrl in 1.1.
-            let curveSet = setCurve.map { $0(context, curve) }
+            let curveSet =
+                setCurve.map { $0(context, curve) }
                 ?? keyContextControl(context, 408, 2 | 4 /* PARAMGEN | KEYGEN */, 0x1001 /* EC_PARAMGEN_CURVE_NID */, curve, nil)
             guard curveSet > 0 else { throw failure("choose the P-256 curve") }
             var key: OpaquePointer?
@@ -164,7 +172,9 @@ package enum CertificateFactory {
             return key
         }
 
-        func newCertificate(commonName: String, organization: String, key: OpaquePointer, days: Int) throws(TLSConfigurationError) -> OpaquePointer {
+        func newCertificate(commonName: String, organization: String, key: OpaquePointer, days: Int) throws(TLSConfigurationError)
+            -> OpaquePointer
+        {
             guard let certificate = certificateNew() else { throw failure("create a certificate") }
             _ = setVersion(certificate, 2) // X.509 v3
             _ = integerSet(serialNumber(certificate), Int.random(in: 1...Int.max))
@@ -183,7 +193,9 @@ package enum CertificateFactory {
             _ = setIssuerName(certificate, subjectName(issuer))
         }
 
-        func addExtensions(_ certificate: OpaquePointer, issuer: OpaquePointer, _ extensions: [(nid: Int32, value: String)]) throws(TLSConfigurationError) {
+        func addExtensions(_ certificate: OpaquePointer, issuer: OpaquePointer, _ extensions: [(nid: Int32, value: String)])
+            throws(TLSConfigurationError)
+        {
             // X509V3_CTX is a small C struct (eight fields); zeroed room well beyond its size.
             let context = UnsafeMutableRawPointer.allocate(byteCount: 1024, alignment: 16)
             context.initializeMemory(as: UInt8.self, repeating: 0, count: 1024)
@@ -199,7 +211,7 @@ package enum CertificateFactory {
         func sign(_ certificate: OpaquePointer, with key: OpaquePointer) throws(TLSConfigurationError) -> Made {
             guard sign(certificate, key, sha256()) > 0 else { throw failure("sign the certificate") }
             guard let der = server.encode(certificate, with: server.encodeCertificate),
-                  let keyBytes = server.encode(key, with: server.encodePrivateKey)
+                let keyBytes = server.encode(key, with: server.encodePrivateKey)
             else { throw failure("encode the certificate") }
             return Made(certificate: der, privateKey: keyBytes)
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -79,8 +80,10 @@ public enum DevelopmentCertificates {
     /// Makes the authority if there is none, and the server certificate if it is missing,
     /// expiring within 30 days, made for other names, or `renew` asks.
     @discardableResult
-    public static func ensure(directory: String = defaultDirectory(), names: [String] = defaultNames(), renew: Bool = false,
-                              newAuthority: Bool = false, now: Date = Date()) throws(TLSConfigurationError) -> Status {
+    public static func ensure(
+        directory: String = defaultDirectory(), names: [String] = defaultNames(), renew: Bool = false,
+        newAuthority: Bool = false, now: Date = Date()
+    ) throws(TLSConfigurationError) -> Status {
         let paths = Paths(directory: directory)
         try createDirectory(directory)
         let manager = FileManager.default
@@ -97,8 +100,9 @@ public enum DevelopmentCertificates {
             madeAuthority = true
         }
         if !madeAuthority && !renew, let current = metadata(paths), Set(current.names) == Set(names),
-           current.expires.timeIntervalSince(now) > renewalMargin,
-           manager.fileExists(atPath: paths.certificate), manager.fileExists(atPath: paths.privateKey) {
+            current.expires.timeIntervalSince(now) > renewalMargin,
+            manager.fileExists(atPath: paths.certificate), manager.fileExists(atPath: paths.privateKey)
+        {
             return Status(paths: paths, names: current.names, expires: current.expires, madeAuthority: false, madeCertificate: false)
         }
         let server = try CertificateFactory.makeServer(names: names, authority: authority, days: certificateDays)
@@ -136,7 +140,8 @@ public enum DevelopmentCertificates {
 
     private static func createDirectory(_ directory: String) throws(TLSConfigurationError) {
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw TLSConfigurationError("cannot create \(directory): \(error.localizedDescription)")
         }

@@ -24,7 +24,8 @@ enum JKSKeystore {
     static func identity(_ bytes: [UInt8], storePassword: String, keyPassword: String) throws(TLSConfigurationError) -> TLSIdentity {
         let entries = try read(bytes, storePassword: storePassword)
         guard let entry = entries.first(where: { $0.protectedKey != nil }) else {
-            throw TLSConfigurationError("the JKS keystore has no private-key entry (only trusted certificates: \(entries.map(\.alias).joined(separator: ", ")))")
+            throw TLSConfigurationError(
+                "the JKS keystore has no private-key entry (only trusted certificates: \(entries.map(\.alias).joined(separator: ", ")))")
         }
         guard !entry.certificates.isEmpty else {
             throw TLSConfigurationError("the JKS entry \"\(entry.alias)\" has no certificate")
@@ -39,7 +40,8 @@ enum JKSKeystore {
         let body = Array(bytes.dropLast(20))
         let expected = SHA1.hash(passwordBytes(storePassword) + Array("Mighty Aphrodite".utf8) + body)
         guard expected == Array(bytes.suffix(20)) else {
-            throw TLSConfigurationError("the JKS keystore's integrity check failed: wrong keystore password (--keystore), or the file is damaged")
+            throw TLSConfigurationError(
+                "the JKS keystore's integrity check failed: wrong keystore password (--keystore), or the file is damaged")
         }
         var reader = BinaryReader(body)
         do {
@@ -62,7 +64,8 @@ enum JKSKeystore {
                     for _ in 0..<chainLength { chain.append(try certificate(&reader, version: version, alias: alias)) }
                     entries.append(Entry(alias: alias, protectedKey: key, certificates: chain))
                 case 2:
-                    entries.append(Entry(alias: alias, protectedKey: nil, certificates: [try certificate(&reader, version: version, alias: alias)]))
+                    entries.append(
+                        Entry(alias: alias, protectedKey: nil, certificates: [try certificate(&reader, version: version, alias: alias)]))
                 default:
                     throw TLSConfigurationError("entry \"\(alias)\" has unknown tag \(tag) at byte \(reader.offset - 4)")
                 }
@@ -86,9 +89,9 @@ enum JKSKeystore {
     /// The PKCS#8 key inside an `EncryptedPrivateKeyInfo` protected by Sun's key protector.
     static func decryptKey(_ info: [UInt8], password: String, alias: String) throws(TLSConfigurationError) -> [UInt8] {
         guard let outer = DER.element(info, at: 0), outer.tag == 0x30,
-              let algorithm = DER.element(info, at: outer.contentStart), algorithm.tag == 0x30,
-              let oid = DER.element(info, at: algorithm.contentStart), oid.tag == 0x06,
-              let data = DER.element(info, at: algorithm.end), data.tag == 0x04
+            let algorithm = DER.element(info, at: outer.contentStart), algorithm.tag == 0x30,
+            let oid = DER.element(info, at: algorithm.contentStart), oid.tag == 0x06,
+            let data = DER.element(info, at: algorithm.end), data.tag == 0x04
         else { throw TLSConfigurationError("entry \"\(alias)\": the protected key is not an EncryptedPrivateKeyInfo") }
         guard Array(info[oid.contentStart..<oid.end]) == keyProtectorOID else {
             throw TLSConfigurationError("entry \"\(alias)\": the key is protected by an algorithm other than Sun's JKS key protector")

@@ -8,15 +8,18 @@ final class OpenSSLServerCalls: @unchecked Sendable {
     typealias UseObject = @convention(c) (OpaquePointer?, OpaquePointer?) -> Int32
     typealias ContextCheck = @convention(c) (OpaquePointer?) -> Int32
     typealias ContextOptions = @convention(c) (OpaquePointer?, UInt) -> UInt
-    typealias DecodeDER = @convention(c) (UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutablePointer<UnsafePointer<UInt8>?>?, Int) -> OpaquePointer?
+    typealias DecodeDER =
+        @convention(c) (UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutablePointer<UnsafePointer<UInt8>?>?, Int) -> OpaquePointer?
     typealias FreeObject = @convention(c) (OpaquePointer?) -> Void
     typealias MemoryBIO = @convention(c) (UnsafeRawPointer?, Int32) -> OpaquePointer?
     typealias FreeBIO = @convention(c) (OpaquePointer?) -> Int32
-    typealias ReadPEM = @convention(c) (OpaquePointer?, UnsafeMutablePointer<OpaquePointer?>?, OpaquePointer?, UnsafeMutableRawPointer?) -> OpaquePointer?
-    typealias ParsePKCS12 = @convention(c) (
-        OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<OpaquePointer?>?,
-        UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutablePointer<OpaquePointer?>?
-    ) -> Int32
+    typealias ReadPEM =
+        @convention(c) (OpaquePointer?, UnsafeMutablePointer<OpaquePointer?>?, OpaquePointer?, UnsafeMutableRawPointer?) -> OpaquePointer?
+    typealias ParsePKCS12 =
+        @convention(c) (
+            OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<OpaquePointer?>?,
+            UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutablePointer<OpaquePointer?>?
+        ) -> Int32
     typealias StackCount = @convention(c) (OpaquePointer?) -> Int32
     typealias StackValue = @convention(c) (OpaquePointer?, Int32) -> OpaquePointer?
     typealias EncodeDER = @convention(c) (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
@@ -61,11 +64,14 @@ final class OpenSSLServerCalls: @unchecked Sendable {
     private static func load() -> Result<OpenSSLServerCalls, TLSConfigurationError> {
         switch OpenSSLLibrary.shared {
         case .failure:
-            return .failure(TLSConfigurationError(
-                "HTTPS serving needs OpenSSL's libssl (tried \(OpenSSLLibrary.candidates.joined(separator: ", "))): install it, e.g. `apt-get install libssl3`"))
+            return .failure(
+                TLSConfigurationError(
+                    "HTTPS serving needs OpenSSL's libssl (tried \(OpenSSLLibrary.candidates.joined(separator: ", "))): install it, e.g. `apt-get install libssl3`"
+                ))
         case .success(let library):
             guard let calls = OpenSSLServerCalls(library: library) else {
-                return .failure(TLSConfigurationError("\(library.name) lacks a function HTTPS serving needs (OpenSSL 1.1.0 or later expected)"))
+                return .failure(
+                    TLSConfigurationError("\(library.name) lacks a function HTTPS serving needs (OpenSSL 1.1.0 or later expected)"))
             }
             return .success(calls)
         }
@@ -75,30 +81,30 @@ final class OpenSSLServerCalls: @unchecked Sendable {
         self.library = library
         func find<T>(_ name: String, _ type: T.Type) -> T? { library.symbol(name, as: type) }
         guard let serverMethod = find("TLS_server_method", Method.self),
-              let useCertificate = find("SSL_CTX_use_certificate", UseObject.self),
-              let usePrivateKey = find("SSL_CTX_use_PrivateKey", UseObject.self),
-              let checkPrivateKey = find("SSL_CTX_check_private_key", ContextCheck.self),
-              let setOptions = find("SSL_CTX_set_options", ContextOptions.self),
-              let decodeCertificate = find("d2i_X509", DecodeDER.self),
-              let freeCertificate = find("X509_free", FreeObject.self),
-              let decodePrivateKey = find("d2i_AutoPrivateKey", DecodeDER.self),
-              let freePrivateKey = find("EVP_PKEY_free", FreeObject.self),
-              let encodeCertificate = find("i2d_X509", EncodeDER.self),
-              let encodePrivateKey = find("i2d_PrivateKey", EncodeDER.self),
-              let newMemoryBIO = find("BIO_new_mem_buf", MemoryBIO.self),
-              let freeBIO = find("BIO_free", FreeBIO.self),
-              let readPEMCertificate = find("PEM_read_bio_X509", ReadPEM.self),
-              let readPEMPrivateKey = find("PEM_read_bio_PrivateKey", ReadPEM.self),
-              let decodePKCS12 = find("d2i_PKCS12", DecodeDER.self),
-              let parsePKCS12 = find("PKCS12_parse", ParsePKCS12.self),
-              let freePKCS12 = find("PKCS12_free", FreeObject.self),
-              let stackCount = find("OPENSSL_sk_num", StackCount.self),
-              let stackValue = find("OPENSSL_sk_value", StackValue.self),
-              let stackFree = find("OPENSSL_sk_free", FreeObject.self),
-              let setAcceptState = find("SSL_set_accept_state", SessionSetup.self),
-              let doHandshake = find("SSL_do_handshake", OpenSSLLibrary.SessionStep.self),
-              let pending = find("SSL_pending", SessionPending.self),
-              let freeMemory = find("CRYPTO_free", (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int32) -> Void).self)
+            let useCertificate = find("SSL_CTX_use_certificate", UseObject.self),
+            let usePrivateKey = find("SSL_CTX_use_PrivateKey", UseObject.self),
+            let checkPrivateKey = find("SSL_CTX_check_private_key", ContextCheck.self),
+            let setOptions = find("SSL_CTX_set_options", ContextOptions.self),
+            let decodeCertificate = find("d2i_X509", DecodeDER.self),
+            let freeCertificate = find("X509_free", FreeObject.self),
+            let decodePrivateKey = find("d2i_AutoPrivateKey", DecodeDER.self),
+            let freePrivateKey = find("EVP_PKEY_free", FreeObject.self),
+            let encodeCertificate = find("i2d_X509", EncodeDER.self),
+            let encodePrivateKey = find("i2d_PrivateKey", EncodeDER.self),
+            let newMemoryBIO = find("BIO_new_mem_buf", MemoryBIO.self),
+            let freeBIO = find("BIO_free", FreeBIO.self),
+            let readPEMCertificate = find("PEM_read_bio_X509", ReadPEM.self),
+            let readPEMPrivateKey = find("PEM_read_bio_PrivateKey", ReadPEM.self),
+            let decodePKCS12 = find("d2i_PKCS12", DecodeDER.self),
+            let parsePKCS12 = find("PKCS12_parse", ParsePKCS12.self),
+            let freePKCS12 = find("PKCS12_free", FreeObject.self),
+            let stackCount = find("OPENSSL_sk_num", StackCount.self),
+            let stackValue = find("OPENSSL_sk_value", StackValue.self),
+            let stackFree = find("OPENSSL_sk_free", FreeObject.self),
+            let setAcceptState = find("SSL_set_accept_state", SessionSetup.self),
+            let doHandshake = find("SSL_do_handshake", OpenSSLLibrary.SessionStep.self),
+            let pending = find("SSL_pending", SessionPending.self),
+            let freeMemory = find("CRYPTO_free", (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int32) -> Void).self)
         else { return nil }
         self.serverMethod = serverMethod
         self.useCertificate = useCertificate

@@ -42,7 +42,8 @@ public struct TLSIdentity: Sendable, Equatable {
             throw TLSConfigurationError("no PEM private key found (expected a -----BEGIN PRIVATE KEY----- block)")
         }
         if key.label == "ENCRYPTED PRIVATE KEY" || key.headers.contains("Proc-Type") {
-            throw TLSConfigurationError("the private key is encrypted; write it out without a passphrase (`openssl pkey -in KEY -out plain.pem`)")
+            throw TLSConfigurationError(
+                "the private key is encrypted; write it out without a passphrase (`openssl pkey -in KEY -out plain.pem`)")
         }
         self.init(certificateChain: certificates.map(\.bytes), privateKey: key.bytes)
     }
@@ -76,12 +77,16 @@ public struct TLSIdentity: Sendable, Equatable {
             return try JKSKeystore.identity(bytes, storePassword: storePassword, keyPassword: keyPassword)
         }
         if bytes.starts(with: [0xCE, 0xCE, 0xCE, 0xCE]) {
-            throw TLSConfigurationError("a JCEKS keystore is not supported; convert it: `keytool -importkeystore -srckeystore FILE -srcstoretype JCEKS -destkeystore cert.p12 -deststoretype PKCS12`")
+            throw TLSConfigurationError(
+                "a JCEKS keystore is not supported; convert it: `keytool -importkeystore -srckeystore FILE -srcstoretype JCEKS -destkeystore cert.p12 -deststoretype PKCS12`"
+            )
         }
         if bytes.first == 0x30 {
             return try PKCS12Reader.identity(bytes, passwords: [storePassword, keyPassword])
         }
-        throw TLSConfigurationError("not a keystore: expected JKS (starting FE ED FE ED) or PKCS#12 (DER), found \(bytes.prefix(4).map { String(format: "%02X", $0) }.joined(separator: " "))")
+        throw TLSConfigurationError(
+            "not a keystore: expected JKS (starting FE ED FE ED) or PKCS#12 (DER), found \(bytes.prefix(4).map { String(format: "%02X", $0) }.joined(separator: " "))"
+        )
     }
 
     static func read(_ path: String, what: String) throws(TLSConfigurationError) -> [UInt8] {

@@ -21,7 +21,8 @@ final class TLSServerContext: @unchecked Sendable {
         _ = library.contextControl(context, OpenSSLLibrary.controlMode, OpenSSLLibrary.modePartialMovingWrites, nil)
         _ = calls.setOptions(context, OpenSSLServerCalls.optionNoRenegotiation)
         guard let leafBytes = identity.certificateChain.first, let leaf = calls.decode(leafBytes, with: calls.decodeCertificate) else {
-            throw TLSConfigurationError("the certificate is not a DER X.509 certificate OpenSSL can read: \(library.takeErrorText() ?? "no certificate")")
+            throw TLSConfigurationError(
+                "the certificate is not a DER X.509 certificate OpenSSL can read: \(library.takeErrorText() ?? "no certificate")")
         }
         defer { calls.freeCertificate(leaf) }
         guard calls.useCertificate(context, leaf) == 1 else {
@@ -32,12 +33,16 @@ final class TLSServerContext: @unchecked Sendable {
                 throw TLSConfigurationError("chain certificate \(position + 2) is not a DER X.509 certificate")
             }
             // The context owns it from here (SSL_CTX_add_extra_chain_cert).
-            if library.contextControl(context, OpenSSLServerCalls.controlExtraChainCertificate, 0, UnsafeMutableRawPointer(intermediate)) != 1 {
+            if library.contextControl(context, OpenSSLServerCalls.controlExtraChainCertificate, 0, UnsafeMutableRawPointer(intermediate))
+                != 1
+            {
                 calls.freeCertificate(intermediate)
             }
         }
         guard let key = calls.decode(identity.privateKey, with: calls.decodePrivateKey) else {
-            throw TLSConfigurationError("the private key is not a DER key OpenSSL can read (PKCS#8, RSA or EC expected): \(library.takeErrorText() ?? "unreadable")")
+            throw TLSConfigurationError(
+                "the private key is not a DER key OpenSSL can read (PKCS#8, RSA or EC expected): \(library.takeErrorText() ?? "unreadable")"
+            )
         }
         defer { calls.freePrivateKey(key) }
         guard calls.usePrivateKey(context, key) == 1, calls.checkPrivateKey(context) == 1 else {
@@ -97,7 +102,9 @@ enum PKCS12Reader {
             var chain = [leaf]
             if let authorities {
                 for index in 0..<calls.stackCount(authorities) {
-                    if let extra = calls.stackValue(authorities, index), let der = calls.encode(extra, with: calls.encodeCertificate) { chain.append(der) }
+                    if let extra = calls.stackValue(authorities, index), let der = calls.encode(extra, with: calls.encodeCertificate) {
+                        chain.append(der)
+                    }
                 }
             }
             return TLSIdentity(certificateChain: chain, privateKey: keyBytes)

@@ -4,7 +4,8 @@
 // and PEM files still parse (pure Swift), except PKCS#12, which needs OpenSSL.
 
 /// What Apple platforms say when asked to serve HTTPS.
-let tlsServingUnavailable = "HTTPS serving is available on Linux only (it uses the system's OpenSSL); on Apple platforms run `stubserver` on plain HTTP, or on a Linux machine"
+let tlsServingUnavailable =
+    "HTTPS serving is available on Linux only (it uses the system's OpenSSL); on Apple platforms run `stubserver` on plain HTTP, or on a Linux machine"
 
 final class TLSServerContext: @unchecked Sendable {
     static func make(_ identity: TLSIdentity) throws(TLSConfigurationError) -> TLSServerContext {

@@ -34,9 +34,10 @@ public final class TrustingAuthorityDelegate: NSObject, URLSessionDelegate, @unc
     }
 
     public func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge) async
-        -> (URLSession.AuthChallengeDisposition, URLCredential?) {
+        -> (URLSession.AuthChallengeDisposition, URLCredential?)
+    {
         guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
-              let trust = challenge.protectionSpace.serverTrust
+            let trust = challenge.protectionSpace.serverTrust
         else { return (.performDefaultHandling, nil) }
         SecTrustSetPolicies(trust, SecPolicyCreateSSL(true, challenge.protectionSpace.host as CFString))
         SecTrustSetAnchorCertificates(trust, anchors as CFArray)

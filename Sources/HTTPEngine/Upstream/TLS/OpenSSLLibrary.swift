@@ -94,8 +94,10 @@ final class OpenSSLLibrary: @unchecked Sendable {
             if let library = OpenSSLLibrary(handle: handle, name: name) { return .success(library) }
             dlclose(handle)
         }
-        return .failure(.unreachable(
-            "https upstreams need OpenSSL's libssl (tried \(candidates.joined(separator: ", "))): install it, e.g. `apt-get install libssl3`"))
+        return .failure(
+            .unreachable(
+                "https upstreams need OpenSSL's libssl (tried \(candidates.joined(separator: ", "))): install it, e.g. `apt-get install libssl3`"
+            ))
     }
 
     private init?(handle: UnsafeMutableRawPointer, name: String) {
@@ -105,29 +107,29 @@ final class OpenSSLLibrary: @unchecked Sendable {
             return unsafeBitCast(address, to: type)
         }
         guard let clientMethod = symbol("TLS_client_method", as: Method.self),
-              let contextNew = symbol("SSL_CTX_new", as: ContextNew.self),
-              let contextFree = symbol("SSL_CTX_free", as: ContextFree.self),
-              let contextDefaultVerifyPaths = symbol("SSL_CTX_set_default_verify_paths", as: ContextStatus.self),
-              let contextLoadVerifyLocations = symbol("SSL_CTX_load_verify_locations", as: ContextLoadLocations.self),
-              let contextSetVerify = symbol("SSL_CTX_set_verify", as: ContextSetVerify.self),
-              let contextControl = symbol("SSL_CTX_ctrl", as: Control.self),
-              let sessionNew = symbol("SSL_new", as: SessionNew.self),
-              let sessionFree = symbol("SSL_free", as: SessionFree.self),
-              let sessionSetDescriptor = symbol("SSL_set_fd", as: SessionSetDescriptor.self),
-              let sessionControl = symbol("SSL_ctrl", as: Control.self),
-              let sessionSetHost = symbol("SSL_set1_host", as: SessionSetName.self),
-              let sessionParameters = symbol("SSL_get0_param", as: SessionParameters.self),
-              let parametersSetAddress = symbol("X509_VERIFY_PARAM_set1_ip_asc", as: ParametersSetAddress.self),
-              let sessionConnect = symbol("SSL_connect", as: SessionStep.self),
-              let sessionRead = symbol("SSL_read", as: SessionRead.self),
-              let sessionWrite = symbol("SSL_write", as: SessionWrite.self),
-              let sessionShutdown = symbol("SSL_shutdown", as: SessionStep.self),
-              let sessionError = symbol("SSL_get_error", as: SessionError.self),
-              let sessionVerifyResult = symbol("SSL_get_verify_result", as: SessionVerifyResult.self),
-              let verifyErrorText = symbol("X509_verify_cert_error_string", as: VerifyErrorText.self),
-              let errorNext = symbol("ERR_get_error", as: ErrorNext.self),
-              let errorText = symbol("ERR_error_string_n", as: ErrorText.self),
-              let errorClear = symbol("ERR_clear_error", as: ErrorClear.self)
+            let contextNew = symbol("SSL_CTX_new", as: ContextNew.self),
+            let contextFree = symbol("SSL_CTX_free", as: ContextFree.self),
+            let contextDefaultVerifyPaths = symbol("SSL_CTX_set_default_verify_paths", as: ContextStatus.self),
+            let contextLoadVerifyLocations = symbol("SSL_CTX_load_verify_locations", as: ContextLoadLocations.self),
+            let contextSetVerify = symbol("SSL_CTX_set_verify", as: ContextSetVerify.self),
+            let contextControl = symbol("SSL_CTX_ctrl", as: Control.self),
+            let sessionNew = symbol("SSL_new", as: SessionNew.self),
+            let sessionFree = symbol("SSL_free", as: SessionFree.self),
+            let sessionSetDescriptor = symbol("SSL_set_fd", as: SessionSetDescriptor.self),
+            let sessionControl = symbol("SSL_ctrl", as: Control.self),
+            let sessionSetHost = symbol("SSL_set1_host", as: SessionSetName.self),
+            let sessionParameters = symbol("SSL_get0_param", as: SessionParameters.self),
+            let parametersSetAddress = symbol("X509_VERIFY_PARAM_set1_ip_asc", as: ParametersSetAddress.self),
+            let sessionConnect = symbol("SSL_connect", as: SessionStep.self),
+            let sessionRead = symbol("SSL_read", as: SessionRead.self),
+            let sessionWrite = symbol("SSL_write", as: SessionWrite.self),
+            let sessionShutdown = symbol("SSL_shutdown", as: SessionStep.self),
+            let sessionError = symbol("SSL_get_error", as: SessionError.self),
+            let sessionVerifyResult = symbol("SSL_get_verify_result", as: SessionVerifyResult.self),
+            let verifyErrorText = symbol("X509_verify_cert_error_string", as: VerifyErrorText.self),
+            let errorNext = symbol("ERR_get_error", as: ErrorNext.self),
+            let errorText = symbol("ERR_error_string_n", as: ErrorText.self),
+            let errorClear = symbol("ERR_clear_error", as: ErrorClear.self)
         else { return nil }
         self.clientMethod = clientMethod
         self.contextNew = contextNew

@@ -33,7 +33,9 @@ final class TLSSession {
             _ = library.parametersSetAddress(library.sessionParameters(session), host)
         } else {
             // SSL_set_tlsext_host_name (a macro over SSL_ctrl); OpenSSL copies the name.
-            _ = host.withCString { library.sessionControl(session, OpenSSLLibrary.controlSetHostName, 0, UnsafeMutableRawPointer(mutating: $0)) }
+            _ = host.withCString {
+                library.sessionControl(session, OpenSSLLibrary.controlSetHostName, 0, UnsafeMutableRawPointer(mutating: $0))
+            }
             _ = library.sessionSetHost(session, host)
         }
     }
