@@ -13,7 +13,7 @@ help: ## list the targets
 build: ## debug build of everything, tests included
 	$(SWIFT) build --build-tests
 
-test: check-app-targets check-doc-snippets check-darwin ## build and run the whole test suite, then Examples/* (what CI runs)
+test: check-app-targets check-doc-snippets lint check-darwin ## build and run the whole test suite, then Examples/* (what CI runs)
 	$(SWIFT) build --build-tests
 	$(MAKE) check-stubs
 	$(SWIFT) test --skip-build
@@ -62,7 +62,7 @@ check-darwin: ## type-check every Darwin-only line in Sources/ for macOS and iOS
 # `--recursive` so Examples/*/.build (a built example's checkouts) is never read.
 LINT_FILES = find Sources Tests Specs Examples -name .build -prune -o -name '*.swift' -print0
 
-lint: ## swift format lint over Sources/ Tests/ Specs/ Examples/ (the toolchain's formatter, .swift-format); not yet in make test
+lint: ## swift format lint over Sources/ Tests/ Specs/ Examples/ (the toolchain's formatter, .swift-format); part of make test
 	$(LINT_FILES) | xargs -0 $(SWIFT) format lint --strict --parallel
 
 format: ## rewrite Sources/ Tests/ Specs/ Examples/ in place with swift format (.swift-format); one commit of its own
