@@ -156,25 +156,19 @@ public struct StubsFromDocument: Sendable {
         let excluded = api.operations.filter {
             $0.method == operation.method && $0.path != operation.path
                 && $0.template.literalWeight > operation.template.literalWeight
-                && operation.template.match(Self.samplePath($0.template)) != nil
+                && operation.template.match($0.template.filled { _ in "1" }) != nil
         }
         let pattern =
             excluded.map { "(?!" + Self.expression(base, $0.template) + "$)" }.joined() + Self.expression(base, operation.template)
         if Self.standsAlone(.match(pattern), for: operation, in: api) { return ["match": .string(pattern)] }
         // Templates of equal weight that overlap (`/a/{x}/c`, `/a/b/{y}`): a concrete path.
-        var path = base
-        for segment in operation.template.segments {
-            path += "/"
-            for piece in segment {
-                switch piece {
-                case .literal(let text): path += text
-                case .variable(let name):
-                    let schema = operation.parameter(name, in: .path)?.schema
-                    let value = schema.map { generator.value(for: $0, direction: .request).scalarText } ?? "1"
-                    path += value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? value
-                }
+        let path =
+            base
+            + operation.template.filled { name in
+                let value =
+                    operation.parameter(name, in: .path)?.schema.map { generator.value(for: $0, direction: .request).scalarText } ?? "1"
+                return value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? value
             }
-        }
         if Self.standsAlone(.equal(path), for: operation, in: api) {
             note(operation, "", "its template overlaps another of the same weight: the stub answers only \(path)")
             return .string(path)
@@ -183,29 +177,9 @@ public struct StubsFromDocument: Sendable {
         return nil
     }
 
-    /// A path of the template, each variable `1`.
-    static func samplePath(_ template: PathTemplate) -> String {
-        template.segments.map { segment in
-            segment.map { piece in
-                if case .literal(let text) = piece { return text }
-                return "1"
-            }.joined()
-        }.reduce("") { $0 + "/" + $1 }
-    }
-
     /// The template as a regular expression: literals quoted, each variable one segment's text.
     static func expression(_ base: String, _ template: PathTemplate) -> String {
-        var pattern = NSRegularExpressionEscaping.escape(base)
-        for segment in template.segments {
-            pattern += "/"
-            for piece in segment {
-                switch piece {
-                case .literal(let text): pattern += NSRegularExpressionEscaping.escape(text)
-                case .variable: pattern += "[^/]+"
-                }
-            }
-        }
-        return pattern
+        NSRegularExpressionEscaping.escape(base) + template.filled(literal: NSRegularExpressionEscaping.escape) { _ in "[^/]+" }
     }
 
     /// Whether `stubserver check` reads the uri as this operation and no other of its method.
