@@ -16,15 +16,8 @@ enum InitCommand {
     static let name = "init"
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try CommandLineArguments(
-            arguments,
-            options: [
-                .init(names: ["--openapi"], key: "openapi", takesValue: true),
-                .init(names: ["-o", "--output"], key: "output", takesValue: true),
-                .init(names: ["--force"], key: "force", takesValue: false),
-            ], command: name)
-        if parsed.wantsHelp {
-            Console.out(Help.initialise)
+        let options: [CommandLineArguments.Option] = [.openAPI, .value("-o", "--output"), .flag("--force")]
+        guard let parsed = try CommandLineArguments.parse(arguments, options: options, command: name, help: Help.initialise) else {
             return 0
         }
         guard let document = parsed["openapi"] else {

@@ -10,24 +10,13 @@ import Darwin
 /// `stubserver socket`: moco's socket server (`-p -c -s -q`), a TCP server answering text.
 enum SocketCommand {
     static let name = "socket"
-    static let options: [CommandLineArguments.Option] = [
-        .init(names: ["-p", "--port"], key: "port", takesValue: true),
-        .init(names: ["-c", "--config"], key: "config", takesValue: true),
-        .init(names: ["-s", "--shutdown-port"], key: "shutdown", takesValue: true),
-        .init(names: ["--host"], key: "host", takesValue: true),
-        .init(names: ["-q", "--quiet"], key: "quiet", takesValue: false),
-        .init(names: ["--threads"], key: "threads", takesValue: true),
-    ]
+    static let options: [CommandLineArguments.Option] = [.port, .config, .shutdownPort, .host, .quiet, .threads]
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: options, command: name)
-        if parsed.wantsHelp {
-            Console.out(Help.socket)
-            return 0
-        }
+        guard let parsed = try CommandLineArguments.parse(arguments, options: options, command: name, help: Help.socket) else { return 0 }
         guard let config = parsed["config"] else { throw UsageError(message: "missing '-c <config>'", command: name) }
         let port = try parsed.port("port", option: "-p", command: name) ?? 12306
-        let shutdownPort = try parsed.port("shutdown", option: "-s", command: name) ?? 0
+        let shutdownPort = try parsed.port("shutdown-port", option: "-s", command: name) ?? 0
         let host = parsed["host"] ?? "127.0.0.1"
         let threads = try parsed.number("threads", option: "--threads", in: 1...1024, command: name)
 

@@ -17,36 +17,24 @@ enum StartCommand {
     static func servingLine(stubs: Int, files: Int, url: String) -> String {
         "Serving \(stubs) \(stubs == 1 ? "stub" : "stubs") from \(files) \(files == 1 ? "file" : "files") on \(url)"
     }
-    static let options: [CommandLineArguments.Option] = [
-        .init(names: ["-p", "--port"], key: "port", takesValue: true),
-        .init(names: ["-c", "--config"], key: "config", takesValue: true),
-        .init(names: ["-g", "--settings"], key: "settings", takesValue: true),
-        .init(names: ["-e", "--env"], key: "env", takesValue: true),
-        .init(names: ["-s", "--shutdown-port"], key: "shutdown", takesValue: true),
-        .init(names: ["--host"], key: "host", takesValue: true),
-        .init(names: ["-q", "--quiet"], key: "quiet", takesValue: false),
-        .init(names: ["--threads"], key: "threads", takesValue: true),
-        .init(names: ["--content-length"], key: "content-length", takesValue: true),
-        .init(names: ["--max-memory"], key: "max-memory", takesValue: true),
-        .init(names: ["--admin-token"], key: "admin-token", takesValue: true),
-        .init(names: ["--no-admin"], key: "no-admin", takesValue: false),
-        .init(names: ["--allowed-host"], key: "allowed-host", takesValue: true),
-        .init(names: ["--openapi"], key: "openapi", takesValue: true),
-    ]
+    static let options: [CommandLineArguments.Option] =
+        [.port, .shutdownPort, .host, .quiet, .threads] + CommandLineArguments.Option.configSource + [
+            .value("--content-length"), .value("--max-memory"), .adminToken, .flag("--no-admin"), .value("--allowed-host"),
+            .openAPI,
+        ]
 
     /// `start`, or moco's `https` task (`https: true`: a keystore or PEM files are required).
     static func run(_ arguments: [String], https: Bool = false) throws -> Int32 {
         let name = https ? HTTPSOptions.command : name
-        let parsed = try CommandLineArguments(
-            arguments, options: options + (https ? HTTPSOptions.httpsOptions : HTTPSOptions.startOptions), command: name)
-        if parsed.wantsHelp {
-            Console.out(https ? Help.https : Help.start)
-            return 0
-        }
+        guard
+            let parsed = try CommandLineArguments.parse(
+                arguments, options: options + (https ? HTTPSOptions.httpsOptions : HTTPSOptions.startOptions), command: name,
+                help: https ? Help.https : Help.start)
+        else { return 0 }
         let tls = try HTTPSOptions.identity(parsed, https: https, command: name)
         let source = try ConfigSource(parsed, command: name)
         let port = try parsed.port("port", option: "-p", command: name) ?? defaultPort
-        let shutdownPort = try parsed.port("shutdown", option: "-s", command: name) ?? 0
+        let shutdownPort = try parsed.port("shutdown-port", option: "-s", command: name) ?? 0
         let host = parsed["host"] ?? "127.0.0.1"
         let quiet = parsed.has("quiet")
         let threads = try parsed.number("threads", option: "--threads", in: 1...1024, command: name)
