@@ -52,10 +52,11 @@ extension StubServer {
         lock.unlock()
         switch source {
         case .config(let path):
-            loaded = try ConfigLoader.load(config: path, workingDirectory: Self.directory(options), options: routerOptions)
+            loaded = try ConfigLoader.load(
+                path, option: "-c", environment: nil, workingDirectory: Self.directory(options), options: routerOptions)
         case .settings(let path, let environment):
             loaded = try ConfigLoader.load(
-                settings: path, environment: environment, workingDirectory: Self.directory(options), options: routerOptions)
+                path, option: "-g", environment: environment, workingDirectory: Self.directory(options), options: routerOptions)
         case .stubs(let stubs):
             loaded = LoadedConfig(router: try Router(stubs: stubs, options: routerOptions), watchedFiles: [])
         }
