@@ -96,13 +96,7 @@ extension StubServer {
     /// Watches every configuration file (includes too) and reloads on change. `onReload` hears
     /// about each attempt, on a background queue. The CLI uses this; tests may too.
     public func watchConfiguration(onReload: @escaping @Sendable (ReloadEvent) -> Void = { _ in }) {
-        configurationWatch.start(
-            files: watchedFiles,
-            reload: { [weak self] in
-                guard let self else { return nil }
-                try self.reload()
-                return self.watchedFiles
-            }, onReload: onReload)
+        configurationWatch.start(reloading: self, onReload: onReload)
     }
 
     public func stopWatching() {

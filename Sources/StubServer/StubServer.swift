@@ -10,7 +10,7 @@ import OpenAPI
 /// // … exercise the app against server.baseURL …
 /// XCTAssertEqual(server.journal.requests(matching: .post("/oauth/token")).count, 1)
 /// ```
-public final class StubServer: @unchecked Sendable {
+public final class StubServer: @unchecked Sendable, ReloadableConfiguration {
     /// The toolkit's version, printed by `stubserver version`.
     public static let version = "0.1.0"
 
