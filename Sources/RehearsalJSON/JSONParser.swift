@@ -142,20 +142,9 @@ package enum JSONParser {
                 skipWhitespace()
                 let value = try parseValue()
                 members.append(JSONNode.Member(key: key, keyOffset: keyOffset, value: value))
-                skipWhitespace()
-                guard index < bytes.count else {
-                    throw fail("unexpected end of input inside an object opened at \(SourcePosition.locate(offset: start, in: bytes))")
-                }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                    continue
-                }
-                if bytes[index] == UInt8(ascii: "}") {
-                    index += 1
-                    depth -= 1
+                if try closes(UInt8(ascii: "}"), container: "an object", after: "an object member", openedAt: start) {
                     return JSONNode(kind: .object(members), offset: start)
                 }
-                throw fail("expected ',' or '}' after an object member, got \(describeByte(at: index))")
             }
         }
 
@@ -174,21 +163,31 @@ package enum JSONParser {
                 skipWhitespace()
                 if index < bytes.count, bytes[index] == UInt8(ascii: "]") { throw fail("trailing comma before ']'") }
                 elements.append(try parseValue())
-                skipWhitespace()
-                guard index < bytes.count else {
-                    throw fail("unexpected end of input inside an array opened at \(SourcePosition.locate(offset: start, in: bytes))")
-                }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                    continue
-                }
-                if bytes[index] == UInt8(ascii: "]") {
-                    index += 1
-                    depth -= 1
+                if try closes(UInt8(ascii: "]"), container: "an array", after: "an array element", openedAt: start) {
                     return JSONNode(kind: .array(elements), offset: start)
                 }
-                throw fail("expected ',' or ']' after an array element, got \(describeByte(at: index))")
             }
+        }
+
+        /// After an object member or array element: consumes the `,` before the next one (false) or
+        /// the container's `closer` (true: it ends here, one level up).
+        mutating func closes(_ closer: UInt8, container: String, after item: String, openedAt start: Int)
+            throws(JSONSyntaxError) -> Bool
+        {
+            skipWhitespace()
+            guard index < bytes.count else {
+                throw fail("unexpected end of input inside \(container) opened at \(SourcePosition.locate(offset: start, in: bytes))")
+            }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                return false
+            }
+            if bytes[index] == closer {
+                index += 1
+                depth -= 1
+                return true
+            }
+            throw fail("expected ',' or '\(Character(Unicode.Scalar(closer)))' after \(item), got \(describeByte(at: index))")
         }
 
         mutating func parseNumber() throws(JSONSyntaxError) -> JSONNumber {

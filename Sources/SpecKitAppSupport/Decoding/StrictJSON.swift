@@ -30,17 +30,6 @@ package enum StrictJSON {
             }
         }
 
-        package var kind: String {
-            switch self {
-            case .null: "null"
-            case .bool: "a boolean"
-            case .number: "a number"
-            case .string: "a string"
-            case .array: "an array"
-            case .object: "an object"
-            }
-        }
-
         package static func quote(_ text: String) -> String {
             var out = ""
             JSONWriter.writeString(text, into: &out)
@@ -149,12 +138,7 @@ package enum StrictJSON {
                 index += 1
                 skipWhitespace()
                 members.append((key, try parseValue(depth: depth + 1)))
-                skipWhitespace()
-                switch current {
-                case UInt8(ascii: ","): index += 1
-                case UInt8(ascii: "}"): index += 1; return .object(members)
-                default: throw error("expected ',' or '}' in object")
-                }
+                if try closes(UInt8(ascii: "}"), container: "object") { return .object(members) }
             }
         }
 
@@ -169,12 +153,18 @@ package enum StrictJSON {
             while true {
                 skipWhitespace()
                 items.append(try parseValue(depth: depth + 1))
-                skipWhitespace()
-                switch current {
-                case UInt8(ascii: ","): index += 1
-                case UInt8(ascii: "]"): index += 1; return .array(items)
-                default: throw error("expected ',' or ']' in array")
-                }
+                if try closes(UInt8(ascii: "]"), container: "array") { return .array(items) }
+            }
+        }
+
+        /// After an object member or array element: consumes the `,` before the next one (false)
+        /// or the container's `closer` (true: it ends here).
+        private mutating func closes(_ closer: UInt8, container: String) throws -> Bool {
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1; return false
+            case closer: index += 1; return true
+            default: throw error("expected ',' or '\(Character(Unicode.Scalar(closer)))' in \(container)")
             }
         }
 
