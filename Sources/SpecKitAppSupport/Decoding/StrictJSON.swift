@@ -122,13 +122,8 @@ package enum StrictJSON {
         }
 
         private mutating func parseObject(depth: Int) throws -> Value {
-            index += 1
             var members: [(key: String, value: Value)] = []
-            skipWhitespace()
-            if current == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            }
+            if opensEmpty(closedBy: UInt8(ascii: "}")) { return .object(members) }
             while true {
                 skipWhitespace()
                 guard current == UInt8(ascii: "\"") else { throw error("expected a string key in object") }
@@ -143,18 +138,22 @@ package enum StrictJSON {
         }
 
         private mutating func parseArray(depth: Int) throws -> Value {
-            index += 1
             var items: [Value] = []
-            skipWhitespace()
-            if current == UInt8(ascii: "]") {
-                index += 1
-                return .array(items)
-            }
+            if opensEmpty(closedBy: UInt8(ascii: "]")) { return .array(items) }
             while true {
                 skipWhitespace()
                 items.append(try parseValue(depth: depth + 1))
                 if try closes(UInt8(ascii: "]"), container: "array") { return .array(items) }
             }
+        }
+
+        /// Consumes the opening bracket, and the `closer` too when the container is empty (true).
+        private mutating func opensEmpty(closedBy closer: UInt8) -> Bool {
+            index += 1
+            skipWhitespace()
+            guard current == closer else { return false }
+            index += 1
+            return true
         }
 
         /// After an object member or array element: consumes the `,` before the next one (false)
