@@ -248,15 +248,11 @@ package enum JSONParser {
                 guard index < bytes.count else { break }
                 let escape = bytes[index]
                 index += 1
+                if let decoded = StringEscapes.letter(escape) {
+                    scratch.append(decoded)
+                    continue
+                }
                 switch escape {
-                case UInt8(ascii: "\""): scratch.append(0x22)
-                case UInt8(ascii: "\\"): scratch.append(0x5C)
-                case UInt8(ascii: "/"): scratch.append(0x2F)
-                case UInt8(ascii: "b"): scratch.append(0x08)
-                case UInt8(ascii: "f"): scratch.append(0x0C)
-                case UInt8(ascii: "n"): scratch.append(0x0A)
-                case UInt8(ascii: "r"): scratch.append(0x0D)
-                case UInt8(ascii: "t"): scratch.append(0x09)
                 case UInt8(ascii: "u"):
                     let escapeStart = index - 2
                     var scalar = try parseHex4()
@@ -284,15 +280,8 @@ package enum JSONParser {
             var value: UInt32 = 0
             for _ in 0..<4 {
                 guard index < bytes.count else { throw fail("incomplete \\u escape") }
-                let byte = bytes[index]
-                let digit: UInt32
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - 48)
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - 87)
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - 55)
-                default: throw fail("invalid hex digit in \\u escape")
-                }
-                value = value << 4 | digit
+                guard let digit = StringEscapes.hexDigit(bytes[index]) else { throw fail("invalid hex digit in \\u escape") }
+                value = value << 4 | UInt32(digit)
                 index += 1
             }
             return value
