@@ -14,23 +14,12 @@ final class RecordingStore: @unchecked Sendable {
     static let maxPerGroup = 10_000
     private let lock = NSLock()
     private var memory: [String: [String: HTTPRequest]] = [:]
-    private var tapes: [String: TapeFile] = [:]
+    private let tapes = SavedFilesByPath(open: TapeFile.init(path:))
 
     /// The tape at `path`, loaded once per router.
-    func tape(at path: String) throws(StubCompileProblem) -> TapeFile {
-        lock.lock()
-        defer { lock.unlock() }
-        if let tape = tapes[path] { return tape }
-        let tape = try TapeFile(path: path)
-        tapes[path] = tape
-        return tape
-    }
+    func tape(at path: String) throws(StubCompileProblem) -> TapeFile { try tapes.file(at: path) }
 
-    var allTapes: [TapeFile] {
-        lock.lock()
-        defer { lock.unlock() }
-        return Array(tapes.values)
-    }
+    var allTapes: [TapeFile] { tapes.all }
 
     func record(_ request: HTTPRequest, group: String, identifier: String, tape: TapeFile?) {
         if let tape {

@@ -78,6 +78,30 @@ final class SavedListFile<Element: Codable & Sendable>: @unchecked Sendable {
     func waitForWrites() { queue.sync {} }
 }
 
+/// One object per saved file, however many stubs of a router name it: opened on first use.
+final class SavedFilesByPath<File: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var files: [String: File] = [:]
+    private let open: (String) throws(StubCompileProblem) -> File
+
+    init(open: @escaping (String) throws(StubCompileProblem) -> File) { self.open = open }
+
+    func file(at path: String) throws(StubCompileProblem) -> File {
+        lock.lock()
+        defer { lock.unlock() }
+        if let file = files[path] { return file }
+        let file = try open(path)
+        files[path] = file
+        return file
+    }
+
+    var all: [File] {
+        lock.lock()
+        defer { lock.unlock() }
+        return Array(files.values)
+    }
+}
+
 /// One serial queue per saved file path, for the whole process.
 enum SavedFileQueues {
     private static let lock = NSLock()
