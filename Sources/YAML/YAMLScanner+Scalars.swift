@@ -1,3 +1,5 @@
+import RehearsalJSON
+
 /// Scalar scanning: plain, single- and double-quoted, literal and folded, with YAML 1.2's line
 /// folding (a single line break between text becomes a space, n > 1 breaks become n - 1 newlines).
 extension YAMLScanner {
@@ -119,35 +121,32 @@ extension YAMLScanner {
         advance() // '\'
         let code = peek()
         var hexDigits = 0
-        switch code {
-        case UInt8(ascii: "0"): out.append(0)
-        case UInt8(ascii: "a"): out.append(7)
-        case UInt8(ascii: "b"): out.append(8)
-        case UInt8(ascii: "t"), 0x09: out.append(9)
-        case UInt8(ascii: "n"): out.append(10)
-        case UInt8(ascii: "v"): out.append(11)
-        case UInt8(ascii: "f"): out.append(12)
-        case UInt8(ascii: "r"): out.append(13)
-        case UInt8(ascii: "e"): out.append(0x1B)
-        case UInt8(ascii: " "): out.append(0x20)
-        case UInt8(ascii: "\""): out.append(0x22)
-        case UInt8(ascii: "/"): out.append(0x2F)
-        case UInt8(ascii: "\\"): out.append(0x5C)
-        case UInt8(ascii: "N"): out.append(contentsOf: [0xC2, 0x85])
-        case UInt8(ascii: "_"): out.append(contentsOf: [0xC2, 0xA0])
-        case UInt8(ascii: "L"): out.append(contentsOf: [0xE2, 0x80, 0xA8])
-        case UInt8(ascii: "P"): out.append(contentsOf: [0xE2, 0x80, 0xA9])
-        case UInt8(ascii: "x"): hexDigits = 2
-        case UInt8(ascii: "u"): hexDigits = 4
-        case UInt8(ascii: "U"): hexDigits = 8
-        default:
-            throw fail("unknown escape '\\\(describeCharacter().trimmingQuotes)' in a double-quoted scalar", at: start)
+        if let decoded = StringEscapes.letter(code) {
+            out.append(decoded) // JSON's one-letter escapes are YAML's too
+        } else {
+            switch code {
+            case UInt8(ascii: "0"): out.append(0)
+            case UInt8(ascii: "a"): out.append(7)
+            case 0x09: out.append(9)
+            case UInt8(ascii: "v"): out.append(11)
+            case UInt8(ascii: "e"): out.append(0x1B)
+            case UInt8(ascii: " "): out.append(0x20)
+            case UInt8(ascii: "N"): out.append(contentsOf: [0xC2, 0x85])
+            case UInt8(ascii: "_"): out.append(contentsOf: [0xC2, 0xA0])
+            case UInt8(ascii: "L"): out.append(contentsOf: [0xE2, 0x80, 0xA8])
+            case UInt8(ascii: "P"): out.append(contentsOf: [0xE2, 0x80, 0xA9])
+            case UInt8(ascii: "x"): hexDigits = 2
+            case UInt8(ascii: "u"): hexDigits = 4
+            case UInt8(ascii: "U"): hexDigits = 8
+            default:
+                throw fail("unknown escape '\\\(describeCharacter().trimmingQuotes)' in a double-quoted scalar", at: start)
+            }
         }
         advance()
         guard hexDigits > 0 else { return }
         var value: UInt32 = 0
         for _ in 0..<hexDigits {
-            guard let digit = Self.hexValue(peek()) else {
+            guard let digit = StringEscapes.hexDigit(peek()) else {
                 throw fail("expected \(hexDigits) hex digits after '\\\(Character(Unicode.Scalar(code)))', found \(describeCharacter())")
             }
             value = value << 4 | UInt32(digit)
@@ -159,15 +158,6 @@ extension YAMLScanner {
                 at: start)
         }
         out.append(contentsOf: Array(String(Character(scalar)).utf8))
-    }
-
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     // MARK: Block
