@@ -31,16 +31,3 @@ extension CommandLineArguments.Option {
     /// `-c FILE|GLOB` or `-g SETTINGS [-e ENV]`, as `ConfigSource` reads them.
     static let configSource: [Self] = [config, value("-g", "--settings"), value("-e", "--env")]
 }
-
-extension CommandLineArguments {
-    /// The parsed options, or nil once `help` is printed for `-h`/`--help` (the command then
-    /// exits 0).
-    static func parse(_ arguments: [String], options: [Option], command: String, help: String) throws -> CommandLineArguments? {
-        let parsed = try CommandLineArguments(arguments, options: options, command: command)
-        guard !parsed.wantsHelp else {
-            Console.out(help)
-            return nil
-        }
-        return parsed
-    }
-}

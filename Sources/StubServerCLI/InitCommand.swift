@@ -2,12 +2,6 @@ import Foundation
 import OpenAPI
 import StubServer
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `stubserver init --openapi API -o DIR [--force]`: writes `DIR/<document>_conf.json`, one
 /// session per operation of the document (`StubsFromDocument`). An existing file is kept
 /// unless `--force`; the file appears whole or not at all (written aside, then linked or renamed
@@ -15,8 +9,9 @@ import Darwin
 enum InitCommand {
     static let name = "init"
 
+    static let options: [CommandLineArguments.Option] = [.openAPI, .value("-o", "--output"), .flag("--force")]
+
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options: [CommandLineArguments.Option] = [.openAPI, .value("-o", "--output"), .flag("--force")]
         guard let parsed = try CommandLineArguments.parse(arguments, options: options, command: name, help: Help.initialise) else {
             return 0
         }
