@@ -249,7 +249,9 @@ struct ModelBuilder {
         }
         return entries.map { entry in
             let entryLocation = child(location, entry.key)
-            return MediaType(name: entry.key, schema: member(entry.value, "schema") != nil ? child(entryLocation, "schema") : nil)
+            return MediaType(
+                name: entry.key, schema: member(entry.value, "schema") != nil ? child(entryLocation, "schema") : nil,
+                location: entryLocation)
         }
     }
 

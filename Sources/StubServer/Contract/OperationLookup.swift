@@ -184,17 +184,7 @@ enum OperationLookup {
         for operation in api.operations {
             outer: for base in api.basePaths {
                 for sample in samples {
-                    var path = base
-                    for segment in operation.template.segments {
-                        path += "/"
-                        for piece in segment {
-                            switch piece {
-                            case .literal(let text): path += text
-                            case .variable: path += sample
-                            }
-                        }
-                    }
-                    if test(path) {
+                    if test(base + operation.template.filled { _ in sample }) {
                         found.append(Match(operation: operation, variables: [:]))
                         break outer
                     }
