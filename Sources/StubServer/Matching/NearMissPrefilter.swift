@@ -204,14 +204,7 @@ struct NearMissHint: Sendable {
 
     /// The hash of the uri's bytes up to the end of its `depth`-th segment (1...4).
     @inline(__always)
-    func segmentHash(_ depth: Int) -> UInt64 {
-        switch depth {
-        case 1: segmentHashes.0
-        case 2: segmentHashes.1
-        case 3: segmentHashes.2
-        default: segmentHashes.3
-        }
-    }
+    func segmentHash(_ depth: Int) -> UInt64 { NearMissRequestFacts.Path.hash(segmentHashes, depth: depth) }
 
     /// What the bound depends on besides the segment hashes: stubs of one shape have one bound
     /// per level of the request's path, so the near-miss index ranks them by group.
@@ -270,12 +263,15 @@ struct NearMissRequestFacts {
 
         /// The hash up to the end of the `depth`-th segment (1...4).
         @inline(__always)
-        func segmentHash(_ depth: Int) -> UInt64 {
+        func segmentHash(_ depth: Int) -> UInt64 { Self.hash(segmentHashes, depth: depth) }
+
+        @inline(__always)
+        static func hash(_ hashes: (UInt64, UInt64, UInt64, UInt64), depth: Int) -> UInt64 {
             switch depth {
-            case 1: segmentHashes.0
-            case 2: segmentHashes.1
-            case 3: segmentHashes.2
-            default: segmentHashes.3
+            case 1: hashes.0
+            case 2: hashes.1
+            case 3: hashes.2
+            default: hashes.3
             }
         }
     }
