@@ -1,5 +1,5 @@
 import Foundation
-// One JSON string escaper for the package: RehearsalJSON's `JSONWriter`.
+// RehearsalJSON: the package's one JSON string escaper (`JSONWriter`) and line/column finder (`SourcePosition`).
 import RehearsalJSON
 
 /// A small strict JSON parser (RFC 8259) that keeps object key order and number spelling and
@@ -72,17 +72,8 @@ package enum StrictJSON {
         }
 
         private func error(_ message: String) -> SyntaxError {
-            var line = 1
-            var column = 1
-            for byte in bytes[..<min(index, bytes.count)] {
-                if byte == UInt8(ascii: "\n") {
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
-                }
-            }
-            return SyntaxError(offset: index, line: line, column: column, message: message)
+            let position = SourcePosition.locate(offset: index, in: bytes)
+            return SyntaxError(offset: index, line: position.line, column: position.column, message: message)
         }
 
         private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
