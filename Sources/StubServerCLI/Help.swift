@@ -109,7 +109,7 @@ enum Help {
         USAGE: stubserver check --openapi <document> (-c <config> | -g <settings> [-e <env>]) [--strict] [--format text|json] [--expect-drift <stubs>]
 
         OPTIONS:
-          --openapi <document>    The OpenAPI document (JSON; $refs to files next to it are followed).
+          --openapi <document>    The OpenAPI document (JSON or YAML; $refs to files beside it are followed).
           -c, --config <config>   Configuration file or quoted glob.
           -g, --settings <settings>
                                   Global settings file.

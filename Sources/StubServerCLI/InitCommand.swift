@@ -2,12 +2,6 @@ import Foundation
 import OpenAPI
 import StubServer
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `stubserver init --openapi API -o DIR [--force]`: writes `DIR/<document>_conf.json`, one
 /// session per operation of the document (`StubsFromDocument`). An existing file is kept
 /// unless `--force`; the file appears whole or not at all (written aside, then linked or renamed
@@ -15,16 +9,14 @@ import Darwin
 enum InitCommand {
     static let name = "init"
 
+    static let options: [CommandLineArguments.Option] = [
+        .init(names: ["--openapi"], key: "openapi", takesValue: true),
+        .init(names: ["-o", "--output"], key: "output", takesValue: true),
+        .init(names: ["--force"], key: "force", takesValue: false),
+    ]
+
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try CommandLineArguments(
-            arguments,
-            options: [
-                .init(names: ["--openapi"], key: "openapi", takesValue: true),
-                .init(names: ["-o", "--output"], key: "output", takesValue: true),
-                .init(names: ["--force"], key: "force", takesValue: false),
-            ], command: name)
-        if parsed.wantsHelp {
-            Console.out(Help.initialise)
+        guard let parsed = try CommandLineArguments.parse(arguments, options: options, command: name, help: Help.initialise) else {
             return 0
         }
         guard let document = parsed["openapi"] else {
