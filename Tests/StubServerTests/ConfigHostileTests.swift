@@ -250,10 +250,10 @@ final class ConfigExhaustionTests: XCTestCase {
                 #"[{"context": "/x", "include": "f\#(level + 1).json"}, {"context": "/y", "include": "f\#(level + 1).json"}]"#)
         }
         try fixture.write("f20.json", #"[{"request": {"uri": "/leaf"}, "response": {"text": "leaf"}}]"#)
-        let started = Date()
+        // The cap, not the clock, is what bounds the work (tests assert no timings): 2^20 loads
+        // stop at the 5,001st with one diagnostic.
         let diagnostics = fixture.diagnostics("f0.json")
         XCTAssertEqual(diagnostics.count, 1, "\(diagnostics.prefix(3))")
         XCTAssertTrue(diagnostics.first?.message.hasPrefix("more than 5000 files loaded") ?? false, "\(diagnostics)")
-        XCTAssertLessThan(Date().timeIntervalSince(started), 30, "2^20 loads would take far longer")
     }
 }
