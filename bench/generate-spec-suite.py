@@ -3,6 +3,8 @@
 
 Each scenario builds a value, formats it and checks `equal`, `contain` and `beGreaterThan`:
   speckit  Feature/Scenario with Given/When/Then steps (SpecKit)
+  speckit-flat  the same with `Feature("…")` written without a body, each scenario a statement of
+           `testFeature()` (SpecKit's spelling for long features: it type-checks scenario by scenario)
   xctest   one XCTestCase method per scenario, XCTAssert… (the CI-side reference)
   quick    QuickSpec `describe`/`it` with Nimble (by hand only: not a dependency of the project)
 Files hold `--per-file` scenarios (default 20). Usage:
@@ -13,12 +15,13 @@ import argparse
 import os
 
 
-def speckit_file(index, first, count, edit):
+def speckit_file(index, first, count, edit, flat=False):
     lines = ["import SpecKit", "", f"final class Generated{index}Feature: FeatureSpec {{",
-             "    override func testFeature() {", f'        Feature("Generated {index}") {{']
+             "    override func testFeature() {", f'        Feature("Generated {index}")' + ("" if flat else " {")]
+    scenarios = []
     for n in range(first, first + count):
         title = f"scenario {n}" + (" (edited)" if n == edit else "")
-        lines += [
+        scenarios += [
             f'            Scenario("{title}") {{',
             "                var value = 0",
             '                var text = ""',
@@ -31,8 +34,15 @@ def speckit_file(index, first, count, edit):
             "                }",
             "            }",
         ]
-    lines += ["        }", "    }", "}", ""]
+    if flat:
+        lines += [line[4:] for line in scenarios] + ["    }", "}", ""]
+    else:
+        lines += scenarios + ["        }", "    }", "}", ""]
     return "\n".join(lines)
+
+
+def speckit_flat_file(index, first, count, edit):
+    return speckit_file(index, first, count, edit, flat=True)
 
 
 def quick_file(index, first, count, edit):
@@ -72,13 +82,13 @@ def xctest_file(index, first, count, edit):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("dialect", choices=["speckit", "quick", "xctest"])
+    parser.add_argument("dialect", choices=["speckit", "speckit-flat", "quick", "xctest"])
     parser.add_argument("out")
     parser.add_argument("count", type=int)
     parser.add_argument("--per-file", type=int, default=20)
     parser.add_argument("--edit", type=int, default=-1)
     args = parser.parse_args()
-    make = {"speckit": speckit_file, "quick": quick_file, "xctest": xctest_file}[args.dialect]
+    make = {"speckit": speckit_file, "speckit-flat": speckit_flat_file, "quick": quick_file, "xctest": xctest_file}[args.dialect]
     os.makedirs(args.out, exist_ok=True)
     files = (args.count + args.per_file - 1) // args.per_file
     for index in range(files):

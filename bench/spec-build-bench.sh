@@ -8,7 +8,8 @@
 #   full clean      the whole scratch package from nothing, SpecKit included (first round only)
 #   edit one        one scenario's title changed, then `swift build --build-tests`
 #   type-check      `swiftc -typecheck` of one 20-scenario file: the sum of its function bodies
-#                   (-debug-time-function-bodies) and the frontend's CPU
+#                   (-debug-time-function-bodies) and the frontend's CPU; for SpecKit also the same
+#                   file written with `Feature("…")` without a body (the speckit-flat dialect)
 #   run             the built bundle running all N tests: CPU (user + sys)
 # Medians, and SpecKit/XCTest ratios. Timings on a shared machine are noisy; CPU is steadier than wall.
 #   SPEC_BUILD_BENCH_COUNT=200 RUNS=3 bench/spec-build-bench.sh
@@ -48,6 +49,8 @@ let package = Package(
 )
 EOF
         echo "@_exported import SpecKit" > "$dir/Tests/GeneratedSpecs/SpecKitBootstrap.swift"
+        # Type-checked only, outside the target: the first file again, written without Feature's body.
+        python3 bench/generate-spec-suite.py speckit-flat "$dir/flat" "$PER_FILE" --per-file "$PER_FILE"
     else
         cat > "$dir/Package.swift" <<EOF
 // swift-tools-version:6.0
@@ -76,15 +79,16 @@ clean_test_target() { # only the generated test target and its bundle
     find "$SCRATCH/$1/.build" -maxdepth 3 \( -name 'GeneratedSpecs.build' -o -name 'SpecBuildBench*Tests*' \) -prune -exec rm -rf {} +
 }
 
-typecheck() { # DIALECT: appends "function-bodies-ms frontend-cpu-s"
+typecheck() { # DIALECT [FILE LABEL]: appends "function-bodies-ms frontend-cpu-s" to DIALECT.LABEL
     local dir="$SCRATCH/$1" modules
+    local file="${2:-$dir/Tests/GeneratedSpecs/Generated0.swift}" label="${3:-typecheck}"
     modules="$(cd "$dir" && "$SWIFT" build --show-bin-path)/Modules"
     local TIMEFORMAT='%U %S'
-    { time "${PIN[@]}" "$SWIFTC" -typecheck -swift-version 6 -I "$modules" "$dir/Tests/GeneratedSpecs/Generated0.swift" \
+    { time "${PIN[@]}" "$SWIFTC" -typecheck -swift-version 6 -I "$modules" "$file" \
         -Xfrontend -debug-time-function-bodies > "$SCRATCH/tc.txt" 2>&1; } 2> "$SCRATCH/tctime.txt"
     local bodies
     bodies="$(awk -F'ms' '/ms\t/ { s += $1 } END { printf "%.1f", s }' "$SCRATCH/tc.txt")"
-    echo "$bodies $(awk '{ printf "%.3f", $1 + $2 }' "$SCRATCH/tctime.txt")" >> "$SCRATCH/$1.typecheck"
+    echo "$bodies $(awk '{ printf "%.3f", $1 + $2 }' "$SCRATCH/tctime.txt")" >> "$SCRATCH/$1.$label"
 }
 
 run_suite() { # DIALECT: appends "wall cpu" of the bundle running all N tests
@@ -117,6 +121,7 @@ for ((round = 1; round <= RUNS; round++)); do
         python3 bench/generate-spec-suite.py "$dialect" "$SCRATCH/$dialect/Tests/GeneratedSpecs" "$N" --per-file "$PER_FILE" --edit $((round * 7 % N))
         timed "$dialect" edit "$SWIFT" build --build-tests
         typecheck "$dialect"
+        if [ "$dialect" = speckit ]; then typecheck speckit "$SCRATCH/speckit/flat/Generated0.swift" typecheck-flat; fi
         run_suite "$dialect"
     done
 done
@@ -124,9 +129,9 @@ done
 {
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  N=$N ($PER_FILE scenarios a file)  rounds=$RUNS  debug builds  load after: $(cut -d' ' -f1-3 /proc/loadavg)"
     printf '%-44s %12s %12s %9s\n' "median of $RUNS (full clean: 1)" "SpecKit" "XCTest" "ratio"
-    row() { # LABEL FILE-SUFFIX COLUMN UNIT
+    row() { # LABEL FILE-SUFFIX COLUMN UNIT [SPECKIT-FILE-SUFFIX]
         local a b
-        a="$(median "$SCRATCH/speckit.$2" "$3")"; b="$(median "$SCRATCH/xctest.$2" "$3")"
+        a="$(median "$SCRATCH/speckit.${5:-$2}" "$3")"; b="$(median "$SCRATCH/xctest.$2" "$3")"
         printf '%-44s %12s %12s %9s\n' "$1" "$a $4" "$b $4" "$(ratio "$a" "$b")x"
     }
     row "full clean build, wall (SpecKit built too)" fullclean 1 s
@@ -137,6 +142,8 @@ done
     row "edit one scenario, rebuild CPU" edit 2 s
     row "type-check one file: function bodies" typecheck 1 ms
     row "type-check one file: frontend CPU" typecheck 2 s
+    row "  the same, Feature without body: bodies" typecheck 1 ms typecheck-flat
+    row "  the same, Feature without body: CPU" typecheck 2 s typecheck-flat
     row "run all $N: wall" run 1 s
     row "run all $N: CPU" run 2 s
     echo "(a shared or busy machine makes every figure noisy; compare ratios taken in one run)"

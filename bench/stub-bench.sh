@@ -4,8 +4,10 @@
 # `vs return` column: the reference that a cached `file` and a `text` answer should both meet),
 # measured in the same run on 127.0.0.1 with wrk (keep-alive, 50 connections), alternating
 # stub, nginx, stub, nginx… so both see the same machine noise. Rows: a `text` response, a
-# `file` response, a template response, a 10,000-stub configuration and the DesignerNews
-# sample (`Stubs/settings.json`) answering its stories page. Reports req/s, p50, p99, the ratio
+# `file` response, a template response, a 10,000-stub configuration, the DesignerNews
+# sample (`Stubs/settings.json`) answering its stories page, and the `text` stub with the
+# per-request log line on (`text logged`: what `stubserver start` does without -q, its stdout
+# to a file). Reports req/s, p50, p99, the ratio
 # to nginx in the same round, startup (spawn to first 200), the time to load 10,000 stubs and
 # peak RSS.
 #
@@ -16,7 +18,7 @@
 # Knobs (environment): BENCH_DURATION seconds per wrk run (default 5), BENCH_ROUNDS rounds
 # (default 3, at least 3 for a median), BENCH_STARTS startup samples (default 9), BENCH_PIN
 # (default 1), BENCH_STATIC (default 1: the Swift runtime linked statically, as `make stub`
-# builds; 0 for a dynamic build), BENCH_CONFIGS (default "text file template tenk designernews"),
+# builds; 0 for a dynamic build), BENCH_CONFIGS (default "text file template tenk designernews logged"),
 # BENCH_HTTPS (default 1: also the `text` stub over HTTPS against plain HTTP, keep-alive, same
 # build, alternating rounds; needs the openssl command for the test certificate).
 set -euo pipefail
@@ -29,7 +31,7 @@ DURATION="${BENCH_DURATION:-5}"
 ROUNDS="${BENCH_ROUNDS:-3}"
 STARTS="${BENCH_STARTS:-9}"
 PIN="${BENCH_PIN:-1}"
-CONFIGS=(${BENCH_CONFIGS:-text file template tenk designernews})
+CONFIGS=(${BENCH_CONFIGS:-text file template tenk designernews logged})
 CONNECTIONS=50
 STUB_PORT="${BENCH_STUB_PORT:-18306}"
 NGINX_PORT="${BENCH_NGINX_PORT:-18307}"
@@ -117,10 +119,12 @@ write_tenk() {
 }
 write_tenk > "$WORK/tenk.json"
 
-declare -A CONFIG_FILE URL_PATH LABEL
-CONFIG_FILE=([text]="$WORK/text.json" [file]="$WORK/file.json" [template]="$WORK/template.json" [tenk]="$WORK/tenk.json" [designernews]="$REPO/Stubs/settings.json")
-URL_PATH=([text]=/bench [file]=/bench [template]='/template?page=7' [tenk]=/bench [designernews]='/api/v1/stories?client_id=bench')
-LABEL=([text]="text" [file]="file" [template]="template" [tenk]="10k stubs" [designernews]="DN stories")
+declare -A CONFIG_FILE URL_PATH LABEL QUIET
+CONFIG_FILE=([text]="$WORK/text.json" [file]="$WORK/file.json" [template]="$WORK/template.json" [tenk]="$WORK/tenk.json" [designernews]="$REPO/Stubs/settings.json" [logged]="$WORK/text.json")
+URL_PATH=([text]=/bench [file]=/bench [template]='/template?page=7' [tenk]=/bench [designernews]='/api/v1/stories?client_id=bench' [logged]=/bench)
+LABEL=([text]="text" [file]="file" [template]="template" [tenk]="10k stubs" [designernews]="DN stories" [logged]="text logged")
+# -q everywhere but `logged`, which keeps the default request log (to its log file).
+QUIET=([text]=-q [file]=-q [template]=-q [tenk]=-q [designernews]=-q [logged]=)
 
 cat > "$WORK/nginx/nginx.conf" <<CONF
 worker_processes 1;
@@ -212,7 +216,7 @@ for config in "${CONFIGS[@]}"; do
     [ "$next_port" = "$NGINX_PORT" ] && next_port=$((next_port + 1))
     PORT[$config]=$next_port
     next_port=$((next_port + 1))
-    "${SERVER_CPU[@]}" "$STUBSERVER" start -q -p "${PORT[$config]}" -c "${CONFIG_FILE[$config]}" >"$WORK/stub-$config.log" 2>&1 &
+    "${SERVER_CPU[@]}" "$STUBSERVER" start ${QUIET[$config]} -p "${PORT[$config]}" -c "${CONFIG_FILE[$config]}" >"$WORK/stub-$config.log" 2>&1 &
     PID[$config]=$!
     PIDS+=("${PID[$config]}")
     wait_for_200 "${PORT[$config]}" "${URL_PATH[$config]}"
@@ -365,6 +369,11 @@ if [ "$PINNING" != unpinned ]; then
     if has designernews; then
         r=$(ratio designernews)
         echo "  DN stories page >= 0.7x nginx:     $(verdict "$r >= 0.7") (${r}x)"
+    fi
+    if has text && has logged; then
+        # The request log is on by default: it should cost little next to the answer itself.
+        r=$(ratio_between logged text)
+        echo "  text logged >= 0.8x text (-q):     $(verdict "$r >= 0.8") (${r}x)"
     fi
 else
     has text && echo "unpinned: stubserver (${LOOPS[text]} loops) vs nginx (1 worker), text: $(ratio text)x, file: $(has file && ratio file || echo -)x"

@@ -4,7 +4,8 @@
 Dashboard: starts `stubserver` on a free port with the issue's newcomer stubs, opens /__admin/ui,
 and checks what a person would: a request shows within 1 s of being sent (server-sent events, no
 polling), an unmatched one shows its three closest stubs with their differences, the stub list
-counts the hit, a broken hot edit shows its errors.
+counts the hit, a broken hot edit shows its errors. The server checks an OpenAPI document
+(`--openapi`): a request that breaks it shows its violations (as text), counted and filterable.
 
 Report: runs the sample's specs (Specs/) with the built test binary into .build/browser/specs-report
 and the report gallery fixture (a receipt screen with one deliberately changed cell, in a scratch
@@ -33,6 +34,20 @@ STUBS = [
      "scenario": {"name": "checkout", "requires": "Started", "next": "Filled"}},
 ]
 OTHER = [{"description": "health check", "request": {"uri": "/health"}, "response": {"text": "ok"}}]
+# The API the stubs stand for: the server checks every exchange against it (start --openapi).
+OPENAPI = {
+    "openapi": "3.0.3", "info": {"title": "repos", "version": "1"},
+    "paths": {
+        "/users/{user}/repos": {
+            "parameters": [{"name": "user", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "get": {"parameters": [{"name": "type", "in": "query", "schema": {"type": "string", "enum": ["all", "owner", "member"]}}],
+                    "responses": {"200": {"description": "repos", "content": {"application/json": {"schema": {
+                        "type": "array", "items": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}}}}}}},
+            "post": {"responses": {"201": {"description": "made", "content": {"text/plain": {"schema": {"type": "string"}}}}}}},
+        "/cart": {"post": {"responses": {"200": {"description": "added", "content": {"text/plain": {"schema": {"type": "string"}}}}}}},
+        "/health": {"get": {"responses": {"200": {"description": "up", "content": {"text/plain": {"schema": {"type": "string"}}}}}}},
+    },
+}
 
 failures = []
 
@@ -156,8 +171,8 @@ def find_chromium(given):
     sys.exit("no chromium found: run `bash scripts/browser-deps.sh` (make test-browser does)")
 
 
-def start_stubserver(binary, config):
-    process = subprocess.Popen([binary, "start", "-p", "0", "-c", os.path.basename(config)], cwd=os.path.dirname(config),
+def start_stubserver(binary, config, extra=()):
+    process = subprocess.Popen([binary, "start", "-p", "0", "-c", os.path.basename(config), *extra], cwd=os.path.dirname(config),
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -189,6 +204,42 @@ def start_chromium(binary, profile):
     sys.exit("chromium did not start its DevTools endpoint")
 
 
+def contract_checks(cdp, port):
+    """Requests that break the OpenAPI document: marked with their violations, counted, filterable, escaped."""
+    label, _ = cdp.wait_for("!document.getElementById('contract-filter').hidden", 3)
+    check(bool(label), "a server checking a document offers the contract-violations filter")
+    clean = cdp.evaluate("document.querySelectorAll('.request.violates').length")
+    check(clean == 0, f"requests that meet the document are not marked ({clean} marked)")
+    status, _ = http(port, "GET", "/users/nobody/repos?type=everyone")
+    shown, _ = cdp.wait_for("""(() => {
+        const row = [...document.querySelectorAll('.request.violates')].find(r => r.querySelector('.target').textContent.includes('type=everyone'));
+        return row && {badge: row.querySelector('.contract').textContent,
+                       violations: [...row.querySelectorAll('.violation')].map(v => v.textContent)};
+    })()""", 3)
+    check(status == 200 and bool(shown) and shown["badge"] == "✗ contract 1",
+          f"a request off the document is marked with its count ({shown['badge'] if shown else None!r})")
+    check(bool(shown) and shown["violations"][0].startswith("request query.type: ") and "everyone" in shown["violations"][0],
+          f"its violation is listed ({shown['violations'] if shown else None})")
+    # A hostile value lands in a violation message: it must show as text, never as markup.
+    hostile = urllib.request.quote("<img src=x onerror=document.title='owned'>")
+    http(port, "GET", f"/users/nobody/repos?type={hostile}")
+    text, _ = cdp.wait_for("""[...document.querySelectorAll('.violation')].map(v => v.textContent).find(t => t.includes('onerror'))""", 3)
+    injected = cdp.evaluate("document.querySelectorAll('.request img').length + (document.title === 'owned' ? 1 : 0)")
+    check(bool(text) and "<img src=x" in text and injected == 0, f"a violation message is shown as text ({(text or '')[:70]!r})")
+    count = cdp.evaluate("document.getElementById('violation-count').textContent")
+    check(count == "2", f"the header counts the requests with violations ({count!r})")
+    cdp.evaluate("document.getElementById('only-violations').click()")
+    visible = cdp.evaluate("[...document.querySelectorAll('.request')].filter(r => !r.hidden).map(r => r.classList.contains('violates'))")
+    check(visible == [True, True], f"'only contract violations' shows just those ({visible})")
+    cdp.call("Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1, mobile=False)
+    time.sleep(1.3)
+    shot = cdp.screenshot("dashboard-contract.png")
+    print(f"  screenshot: {os.path.relpath(shot, ROOT)}")
+    cdp.evaluate("document.getElementById('only-violations').click()")
+    visible = cdp.evaluate("[...document.querySelectorAll('.request')].filter(r => r.hidden).length")
+    check(visible == 0, "unchecking it shows every request again")
+
+
 def dashboard_test(args):
     work = tempfile.mkdtemp(prefix="dashboard-test-")
     config = os.path.join(work, "stubs.json")
@@ -198,8 +249,10 @@ def dashboard_test(args):
         json.dump(STUBS, file, indent=2)
     with open(os.path.join(work, "health.json"), "w") as file:
         json.dump(OTHER, file, indent=2)
+    with open(os.path.join(work, "openapi.json"), "w") as file:
+        json.dump(OPENAPI, file, indent=2)
 
-    server, port = start_stubserver(os.path.abspath(args.stubserver), config)
+    server, port = start_stubserver(os.path.abspath(args.stubserver), config, ["--openapi", "openapi.json"])
     browser, devtools = start_chromium(find_chromium(args.chromium), os.path.join(work, "profile"))
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{devtools}/json/list", timeout=10) as response:
@@ -253,6 +306,7 @@ def dashboard_test(args):
         cdp.wait_for("document.querySelectorAll('.request').length >= 6", 3)
         state, _ = cdp.wait_for("document.getElementById('scenarios').textContent === 'checkoutFilled'", 3)
         check(bool(state), "a scenario's new state shows after the request that moved it")
+        contract_checks(cdp, port)
         time.sleep(1.3)  # the new rows' highlight fades
         shot = cdp.screenshot("dashboard.png")
         print(f"  screenshot: {os.path.relpath(shot, ROOT)}")

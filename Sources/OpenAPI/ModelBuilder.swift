@@ -37,6 +37,24 @@ struct ModelBuilder {
         node.members?.first { $0.key == key }?.value
     }
 
+    /// Whether `key` is `true` (absent or anything else: false).
+    func flag(_ node: JSONNode, _ key: String) -> Bool {
+        if case .bool(true)? = member(node, key)?.kind { return true }
+        return false
+    }
+
+    /// The members of the object under `key`; nil when absent, or (reported) when not an object.
+    mutating func objectMembers(_ key: String, of parent: JSONNode, at location: DocumentLocation, holding what: String)
+        -> [JSONNode.Member]?
+    {
+        guard let node = member(parent, key) else { return nil }
+        guard let members = node.members else {
+            fail(location, "expected an object of \(what), got \(node.kindDescription)")
+            return nil
+        }
+        return members
+    }
+
     mutating func build() -> OpenAPIDocument? {
         let top = sources.location(0, "")
         let root = sources.documents[0].root
@@ -144,7 +162,7 @@ struct ModelBuilder {
                 let (bodyLocation, body) = object(child(operationLocation, "requestBody"), what: "a request body")
             {
                 requestBody = RequestBody(
-                    required: member(body, "required").map { if case .bool(true) = $0.kind { true } else { false } } ?? false,
+                    required: flag(body, "required"),
                     content: content(child(bodyLocation, "content"), in: body), location: bodyLocation)
             }
             var responses: [Response] = []
@@ -220,7 +238,7 @@ struct ModelBuilder {
             }
             var explode = style == .form
             if let written = member(node, "explode"), case .bool(let flag) = written.kind { explode = flag }
-            let required = member(node, "required").map { if case .bool(true) = $0.kind { true } else { false } } ?? false
+            let required = flag(node, "required")
             if place == .path && !required {
                 fail(target, "path parameter \(PathText.quoted(name)) must have \"required\": true")
             }
@@ -232,7 +250,7 @@ struct ModelBuilder {
             {
                 schema = child(child(child(target, "content"), first.key), "schema")
             }
-            let deprecated = member(node, "deprecated").map { if case .bool(true) = $0.kind { true } else { false } } ?? false
+            let deprecated = flag(node, "deprecated")
             result.append(
                 Parameter(
                     name: name, location: place, required: required, style: style, explode: explode, deprecated: deprecated, schema: schema,
@@ -242,27 +260,21 @@ struct ModelBuilder {
     }
 
     mutating func content(_ location: DocumentLocation, in parent: JSONNode) -> [MediaType] {
-        guard let node = member(parent, "content") else { return [] }
-        guard let entries = node.members else {
-            fail(location, "expected an object of media types, got \(node.kindDescription)")
-            return []
-        }
+        guard let entries = objectMembers("content", of: parent, at: location, holding: "media types") else { return [] }
         return entries.map { entry in
             let entryLocation = child(location, entry.key)
-            return MediaType(name: entry.key, schema: member(entry.value, "schema") != nil ? child(entryLocation, "schema") : nil)
+            return MediaType(
+                name: entry.key, schema: member(entry.value, "schema") != nil ? child(entryLocation, "schema") : nil,
+                location: entryLocation)
         }
     }
 
     mutating func headers(_ location: DocumentLocation, in parent: JSONNode) -> [Header] {
-        guard let node = member(parent, "headers") else { return [] }
-        guard let entries = node.members else {
-            fail(location, "expected an object of headers, got \(node.kindDescription)")
-            return []
-        }
+        guard let entries = objectMembers("headers", of: parent, at: location, holding: "headers") else { return [] }
         var result: [Header] = []
         for entry in entries {
             guard let (target, header) = object(child(location, entry.key), what: "a header") else { continue }
-            let required = member(header, "required").map { if case .bool(true) = $0.kind { true } else { false } } ?? false
+            let required = flag(header, "required")
             result.append(
                 Header(name: entry.key, required: required, schema: member(header, "schema") != nil ? child(target, "schema") : nil))
         }

@@ -120,6 +120,8 @@ public struct MediaType: Sendable {
     /// As written (`application/json`, `text/*`).
     public var name: String
     public var schema: DocumentLocation?
+    /// Where the entry is written (its `example`/`examples` are read from here).
+    public var location: DocumentLocation
 
     static func lookup(_ mediaType: String, in content: [MediaType]) -> MediaType? {
         let essence = MediaType.essence(mediaType)

@@ -54,6 +54,22 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
         segments.flatMap { $0.compactMap { if case .variable(let name) = $0 { name } else { nil } } }
     }
 
+    /// The template written out with `literal` applied to its literal text and `variable` to
+    /// each variable's name: `filled { _ in "42" }` gives `/users/42`.
+    public func filled(literal: (String) -> String = { $0 }, variable: (String) -> String) -> String {
+        var path = ""
+        for segment in segments {
+            path += "/"
+            for piece in segment {
+                switch piece {
+                case .literal(let text): path += literal(text)
+                case .variable(let name): path += variable(name)
+                }
+            }
+        }
+        return path
+    }
+
     /// Number of literal characters: more is more specific (`/users/me` beats `/users/{id}`).
     public var literalWeight: Int {
         segments.reduce(0) { total, pieces in

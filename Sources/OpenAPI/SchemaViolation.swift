@@ -11,11 +11,5 @@ public struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {
     public var schemaLocation: String
     public var message: String
 
-    public init(instancePath: String, schemaLocation: String, message: String) {
-        self.instancePath = instancePath
-        self.schemaLocation = schemaLocation
-        self.message = message
-    }
-
     public var description: String { "$\(instancePath): \(message) (schema \(schemaLocation))" }
 }

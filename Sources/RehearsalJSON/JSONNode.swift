@@ -44,14 +44,13 @@ package struct JSONNode: Sendable {
         }
     }
 
+    /// The kind's name in error messages, as ``JSONValue/kindDescription`` spells it; a container
+    /// is named without converting what it holds.
     package var kindDescription: String {
         switch kind {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
         case .array: "an array"
         case .object: "an object"
+        case .null, .bool, .number, .string: value.kindDescription
         }
     }
 

@@ -142,20 +142,9 @@ package enum JSONParser {
                 skipWhitespace()
                 let value = try parseValue()
                 members.append(JSONNode.Member(key: key, keyOffset: keyOffset, value: value))
-                skipWhitespace()
-                guard index < bytes.count else {
-                    throw fail("unexpected end of input inside an object opened at \(SourcePosition.locate(offset: start, in: bytes))")
-                }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                    continue
-                }
-                if bytes[index] == UInt8(ascii: "}") {
-                    index += 1
-                    depth -= 1
+                if try closes(UInt8(ascii: "}"), container: "an object", after: "an object member", openedAt: start) {
                     return JSONNode(kind: .object(members), offset: start)
                 }
-                throw fail("expected ',' or '}' after an object member, got \(describeByte(at: index))")
             }
         }
 
@@ -174,21 +163,31 @@ package enum JSONParser {
                 skipWhitespace()
                 if index < bytes.count, bytes[index] == UInt8(ascii: "]") { throw fail("trailing comma before ']'") }
                 elements.append(try parseValue())
-                skipWhitespace()
-                guard index < bytes.count else {
-                    throw fail("unexpected end of input inside an array opened at \(SourcePosition.locate(offset: start, in: bytes))")
-                }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                    continue
-                }
-                if bytes[index] == UInt8(ascii: "]") {
-                    index += 1
-                    depth -= 1
+                if try closes(UInt8(ascii: "]"), container: "an array", after: "an array element", openedAt: start) {
                     return JSONNode(kind: .array(elements), offset: start)
                 }
-                throw fail("expected ',' or ']' after an array element, got \(describeByte(at: index))")
             }
+        }
+
+        /// After an object member or array element: consumes the `,` before the next one (false) or
+        /// the container's `closer` (true: it ends here, one level up).
+        mutating func closes(_ closer: UInt8, container: String, after item: String, openedAt start: Int)
+            throws(JSONSyntaxError) -> Bool
+        {
+            skipWhitespace()
+            guard index < bytes.count else {
+                throw fail("unexpected end of input inside \(container) opened at \(SourcePosition.locate(offset: start, in: bytes))")
+            }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                return false
+            }
+            if bytes[index] == closer {
+                index += 1
+                depth -= 1
+                return true
+            }
+            throw fail("expected ',' or '\(Character(Unicode.Scalar(closer)))' after \(item), got \(describeByte(at: index))")
         }
 
         mutating func parseNumber() throws(JSONSyntaxError) -> JSONNumber {
@@ -249,15 +248,11 @@ package enum JSONParser {
                 guard index < bytes.count else { break }
                 let escape = bytes[index]
                 index += 1
+                if let decoded = StringEscapes.letter(escape) {
+                    scratch.append(decoded)
+                    continue
+                }
                 switch escape {
-                case UInt8(ascii: "\""): scratch.append(0x22)
-                case UInt8(ascii: "\\"): scratch.append(0x5C)
-                case UInt8(ascii: "/"): scratch.append(0x2F)
-                case UInt8(ascii: "b"): scratch.append(0x08)
-                case UInt8(ascii: "f"): scratch.append(0x0C)
-                case UInt8(ascii: "n"): scratch.append(0x0A)
-                case UInt8(ascii: "r"): scratch.append(0x0D)
-                case UInt8(ascii: "t"): scratch.append(0x09)
                 case UInt8(ascii: "u"):
                     let escapeStart = index - 2
                     var scalar = try parseHex4()
@@ -285,15 +280,8 @@ package enum JSONParser {
             var value: UInt32 = 0
             for _ in 0..<4 {
                 guard index < bytes.count else { throw fail("incomplete \\u escape") }
-                let byte = bytes[index]
-                let digit: UInt32
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - 48)
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - 87)
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - 55)
-                default: throw fail("invalid hex digit in \\u escape")
-                }
-                value = value << 4 | digit
+                guard let digit = StringEscapes.hexDigit(bytes[index]) else { throw fail("invalid hex digit in \\u escape") }
+                value = value << 4 | UInt32(digit)
                 index += 1
             }
             return value

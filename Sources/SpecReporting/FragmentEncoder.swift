@@ -2,12 +2,6 @@ import Foundation
 // Strings that need escapes go through the package's one JSON escaper.
 import RehearsalJSON
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Writes a `ScenarioReport` as one line of JSON, readable by its synthesized
 /// `Decodable`. Hand-written because it runs once per scenario in debug-built
 /// test binaries, where `JSONEncoder`'s generic `Codable` path was the largest
@@ -166,13 +160,9 @@ public struct FragmentEncoder {
         }
     }
 
-    /// A C-library scan (fast even in debug builds) for bytes JSON must escape.
+    /// Whether `text` holds bytes JSON must escape.
     static func needsEscaping(_ text: String) -> Bool {
-        text.withCString { pointer in
-            // An embedded NUL ends the C string early; it needs escaping too.
-            strlen(pointer) != text.utf8.count
-                || specials.withUnsafeBufferPointer { strpbrk(pointer, $0.baseAddress!) } != nil
-        }
+        CStringScan.contains(anyOf: specials, in: text)
     }
 
     /// `"`, `\` and control characters, NUL-terminated.

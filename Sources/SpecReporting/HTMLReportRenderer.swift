@@ -36,7 +36,7 @@ public enum HTMLReportRenderer {
             </head>
             <body>
             <header><h1>Spec report</h1>
-            <span class="muted">\(HTMLText.escape(Self.timestamp(context.generatedAt))) · run \(HTMLText.escape(context.runID))\(
+            <span class="muted">\(HTMLText.escape(context.generatedAtText)) · run \(HTMLText.escape(context.runID))\(
                 context.tagFilter.isEmpty ? "" : " · BDD_TAGS " + HTMLText.escape(context.tagFilter))</span>
             <span id="tally">\(reports.count) scenario\(reports.count == 1 ? "" : "s"): \(HTMLText.escape(summary(tally)))</span></header>
 
@@ -200,13 +200,5 @@ public enum HTMLReportRenderer {
 
     private static func tags(_ tags: [String]) -> String {
         tags.map { " <span class=\"tag\">@\(HTMLText.escape($0))</span>" }.joined()
-    }
-
-    static func timestamp(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss 'UTC'"
-        return formatter.string(from: date)
     }
 }

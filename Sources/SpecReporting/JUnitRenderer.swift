@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Renders `junit.xml`: one `<testsuite>` per spec class, one `<testcase>` per
 /// scenario, real `<skipped/>` and `<failure message=…>` with the full text
 /// (SwiftPM's `--xunit-output` shows skips as passes and failures as "failure").
@@ -76,30 +70,10 @@ public enum JUnitRenderer {
         return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
-    /// A C-library scan (fast even in debug builds) for anything `escape` changes.
-    static func needsEscaping(_ text: String) -> Bool {
-        text.withCString { pointer in
-            strlen(pointer) != text.utf8.count
-                || specials.withUnsafeBufferPointer { strpbrk(pointer, $0.baseAddress!) } != nil
-        }
-    }
-
-    /// Markup, control characters, and 0xEF, the UTF-8 lead byte of U+F000…U+FFFF
-    /// (where U+FFFE and U+FFFF live), NUL-terminated.
-    private static let specials: [CChar] =
-        Array("&<>\"'".utf8).map { CChar(bitPattern: $0) } + (1..<0x20).map { CChar($0) } + [CChar(bitPattern: 0xEF), 0]
-
     /// Escapes markup and replaces characters XML 1.0 cannot carry at all.
     public static func escape(_ text: String, attribute: Bool = true) -> String {
-        if !needsEscaping(text) { return text }
-        var out = ""
-        out.reserveCapacity(text.count)
-        for scalar in text.unicodeScalars {
+        MarkupEscaping.escape(text) { scalar, out in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
             case "'": out += "&apos;"
             case "\n": out += attribute ? "&#10;" : "\n"
             case "\r": out += "&#13;"
@@ -110,6 +84,5 @@ public enum JUnitRenderer {
                 out.unicodeScalars.append(allowed ? scalar : "\u{FFFD}")
             }
         }
-        return out
     }
 }

@@ -20,6 +20,15 @@ public struct ReportContext: Sendable {
         self.tagFilter = tagFilter
         self.shardCount = shardCount
     }
+
+    /// ``generatedAt`` as the HTML report and the living doc print it: `2026-11-27 01:45:11 UTC`.
+    var generatedAtText: String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss 'UTC'"
+        return formatter.string(from: generatedAt)
+    }
 }
 
 public enum ReportOrdering {

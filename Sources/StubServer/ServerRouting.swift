@@ -63,6 +63,7 @@ struct JournalingResponder: HTTPResponder {
         let feed = feed
         let hits = hits
         let findings = contract.map { Self.contractFindings($0, request, reply, stubAnswered: stub != nil) } ?? []
+        if stub == nil, !findings.isEmpty, let contract { Self.markNearMissPage(&reply, findings, document: contract.api.name) }
         reply.onSent = { status, elapsed in
             previous?(status, elapsed)
             let entry = journal.record(
@@ -72,6 +73,16 @@ struct JournalingResponder: HTTPResponder {
             if let feed, feed.hasSubscribers { feed.publish(DashboardEndpoint.requestMessage(entry)) }
         }
         return reply
+    }
+
+    /// The near-miss page (the 400 no stub answered) also says how the request breaks the
+    /// document: the app may be sending what the real API would reject, not just missing a stub.
+    static func markNearMissPage(_ reply: inout HTTPReply, _ findings: [RuntimeContractCheck.Finding], document: String) {
+        guard case .response(var response) = reply.payload, response.status == 400 else { return }
+        var text = "\nThe request also breaks the API's OpenAPI document (\(document)):\n"
+        for finding in findings { text += "  ✗ \(finding.location): \(finding.message)\n" }
+        response.body += Array(text.utf8)
+        reply.payload = .response(response)
     }
 
     /// The request's violations, and the stub's response's when it is already known (a

@@ -70,6 +70,17 @@ struct CommandLineArguments {
         }
     }
 
+    /// The parsed arguments, or nil once `help` is printed for `-h`/`--help` (the command then
+    /// exits 0): `guard let parsed = try CommandLineArguments.parse(…) else { return 0 }`.
+    static func parse(_ arguments: [String], options: [Option], command: String, help: String) throws -> CommandLineArguments? {
+        let parsed = try CommandLineArguments(arguments, options: options, command: command)
+        guard !parsed.wantsHelp else {
+            Console.out(help)
+            return nil
+        }
+        return parsed
+    }
+
     subscript(key: String) -> String? { values[key] }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }

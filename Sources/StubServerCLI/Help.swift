@@ -13,6 +13,7 @@ enum Help {
           shutdown                Stop a running server through its shutdown port.
           validate                Check a configuration and print every problem.
           check                   Check every stub against the API's OpenAPI document (contract drift).
+          init                    Write stubs for every operation of an OpenAPI document.
           requests                List the requests a running server received (admin API).
           reset                   Reset a running server: journal, sequences, scenarios, added stubs.
           version                 Print the version.
@@ -108,7 +109,7 @@ enum Help {
         USAGE: stubserver check --openapi <document> (-c <config> | -g <settings> [-e <env>]) [--strict] [--format text|json] [--expect-drift <stubs>]
 
         OPTIONS:
-          --openapi <document>    The OpenAPI document (JSON; $refs to files next to it are followed).
+          --openapi <document>    The OpenAPI document (JSON or YAML; $refs to files beside it are followed).
           -c, --config <config>   Configuration file or quoted glob.
           -g, --settings <settings>
                                   Global settings file.
@@ -122,6 +123,28 @@ enum Help {
           -h, --help              Show help information.
 
         EXIT CODES: 0 no drift, 1 drift (or warnings with --strict) or a file that does not load,
+        64 usage error.
+        """
+
+    static let initialise = """
+        OVERVIEW: Write a moco configuration with one session per operation of an OpenAPI 3.0/3.1
+        document: its success status and content type, its required headers, and a body from the
+        document's examples (or values generated from the schema). Paths with variables become
+        'match' expressions, so one stub answers every id. The stubs pass 'stubserver check'.
+
+        USAGE: stubserver init --openapi <document> -o <folder> [--force]
+
+        OPTIONS:
+          --openapi <document>    The OpenAPI document (JSON or YAML).
+          -o, --output <folder>   Where to write <document>_conf.json (created when missing).
+          --force                 Replace the file when it exists (it is kept otherwise).
+          -h, --help              Show help information.
+
+        The file is written whole or not at all. What could not be made to meet the document (a
+        pattern no generated string meets, an example that breaks its schema) is printed as a
+        warning naming the operation and its JSON path in the document.
+
+        EXIT CODES: 0 written, 1 a document that does not load or a file that cannot be written,
         64 usage error.
         """
 

@@ -12,7 +12,9 @@ import Darwin
 /// The subcommands, and moco's task names that mean one of them (`java -jar moco-runner.jar http …`
 /// is `stubserver start …`). Add an alias here when another moco task maps onto a subcommand.
 enum Subcommands {
-    static let names = ["start", "https", "socket", "cert", "shutdown", "validate", "check", "requests", "reset", "version", "help"]
+    static let names = [
+        "start", "https", "socket", "cert", "shutdown", "validate", "check", "init", "requests", "reset", "version", "help",
+    ]
     static let aliases = ["http": "start"]
 }
 
@@ -42,6 +44,8 @@ func runStubServer(_ arguments: [String]) -> Int32 {
             return try ValidateCommand.run(rest)
         case "check":
             return try CheckCommand.run(rest)
+        case "init":
+            return try InitCommand.run(rest)
         case "requests":
             return try AdminCommands.requests(rest)
         case "reset":

@@ -17,12 +17,8 @@ package enum RunningTest {
         package var isModuleQualified: Bool
         /// `testLogin`, or a SpecKit scenario's name such as `Success - The QA account logs in @smoke`.
         package var methodName: String
-
-        package init(className: String, isModuleQualified: Bool, methodName: String) {
-            self.className = className
-            self.isModuleQualified = isModuleQualified
-            self.methodName = methodName
-        }
+        // Only this module makes one (from the running XCTest), so the implicit memberwise
+        // initializer is all it needs.
     }
 
     private static let state = StateBox()

@@ -1,3 +1,5 @@
+import RehearsalJSON
+
 /// The YAML 1.2 core schema: what a plain scalar means (null, bool, int, float, else string),
 /// and what an explicit core tag (`!!str`, `!!int`, …) makes of a scalar.
 enum YAMLCoreSchema {
@@ -67,7 +69,7 @@ enum YAMLCoreSchema {
             let radix = bytes[1] == UInt8(ascii: "x") ? 16 : 8
             var decimal: [UInt8] = [0] // little-endian decimal digits
             for byte in bytes[2...] {
-                guard let digit = YAMLScanner.hexValue(byte), Int(digit) < radix else { return nil }
+                guard let digit = StringEscapes.hexDigit(byte), Int(digit) < radix else { return nil }
                 var carry = Int(digit)
                 for position in decimal.indices {
                     let total = Int(decimal[position]) * radix + carry

@@ -55,14 +55,10 @@ public struct YAMLNode: Sendable {
     }
 }
 
+/// One entry of a mapping, in document order (built by the parser).
 public struct YAMLPair: Sendable {
     public var key: YAMLNode
     public var value: YAMLNode
-
-    public init(key: YAMLNode, value: YAMLNode) {
-        self.key = key
-        self.value = value
-    }
 }
 
 /// A scalar's source text, style and resolved value.

@@ -72,20 +72,30 @@ extension YAMLParser {
             let value: YAMLNode
             if token.kind == .value {
                 _ = try next()
-                let after = try peek()
-                switch after.kind {
-                case .key, .value, .blockEnd:
-                    value = emptyScalar(at: after.start)
-                    try count(1, at: after.start)
-                default:
-                    value = try parseNode(block: true, indentlessSequence: true)
-                }
+                value = try nodeOrEmpty(indentlessSequence: true, countingEmpty: true) { $0 == .key || $0 == .value || $0 == .blockEnd }
             } else {
                 value = emptyScalar(at: token.start)
                 try count(1, at: token.start)
             }
             pairs.append(YAMLPair(key: key, value: value))
         }
+    }
+
+    /// The `,` before a flow collection's next entry (every entry but the first); returns the
+    /// token after it, which is the closing bracket after a trailing comma.
+    mutating func flowEntrySeparator(_ token: YAMLToken, collection: String, closer: Character, open: YAMLToken)
+        throws(YAMLSyntaxError) -> YAMLToken
+    {
+        guard token.kind == .flowEntry else {
+            if token.kind == .streamEnd || token.kind == .documentStart || token.kind == .documentEnd {
+                throw fail("the flow \(collection) that starts at \(open.start) is not closed; expected '\(closer)'", at: token.start)
+            }
+            throw fail(
+                "expected ',' or '\(closer)' in the flow \(collection) that starts at \(open.start), found \(token.description)",
+                at: token.start)
+        }
+        _ = try next()
+        return try peek()
     }
 
     mutating func parseFlowSequence() throws(YAMLSyntaxError) -> [YAMLNode] {
@@ -96,16 +106,7 @@ extension YAMLParser {
             var token = try peek()
             if token.kind == .flowSequenceEnd { break }
             if !first {
-                guard token.kind == .flowEntry else {
-                    if token.kind == .streamEnd || token.kind == .documentStart || token.kind == .documentEnd {
-                        throw fail("the flow sequence that starts at \(open.start) is not closed; expected ']'", at: token.start)
-                    }
-                    throw fail(
-                        "expected ',' or ']' in the flow sequence that starts at \(open.start), found \(token.description)", at: token.start
-                    )
-                }
-                _ = try next()
-                token = try peek()
+                token = try flowEntrySeparator(token, collection: "sequence", closer: "]", open: open)
                 if token.kind == .flowSequenceEnd { break }
             }
             first = false
@@ -135,15 +136,7 @@ extension YAMLParser {
             var token = try peek()
             if token.kind == .flowMappingEnd { break }
             if !first {
-                guard token.kind == .flowEntry else {
-                    if token.kind == .streamEnd || token.kind == .documentStart || token.kind == .documentEnd {
-                        throw fail("the flow mapping that starts at \(open.start) is not closed; expected '}'", at: token.start)
-                    }
-                    throw fail(
-                        "expected ',' or '}' in the flow mapping that starts at \(open.start), found \(token.description)", at: token.start)
-                }
-                _ = try next()
-                token = try peek()
+                token = try flowEntrySeparator(token, collection: "mapping", closer: "}", open: open)
                 if token.kind == .flowMappingEnd { break }
             }
             first = false

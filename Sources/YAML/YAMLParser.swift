@@ -70,12 +70,11 @@ struct YAMLParser {
             let root: YAMLNode
             if token.kind == .documentStart {
                 _ = try next()
-                let after = try peek()
-                switch after.kind {
-                case .documentStart, .documentEnd, .streamEnd, .versionDirective, .tagDirective:
-                    root = emptyScalar(at: after.start)
-                default:
-                    root = try parseNode(block: true, indentlessSequence: false)
+                root = try nodeOrEmpty(indentlessSequence: false, countingEmpty: false) { kind in
+                    switch kind {
+                    case .documentStart, .documentEnd, .streamEnd, .versionDirective, .tagDirective: true
+                    default: false
+                    }
                 }
             } else {
                 if sawDirective {
@@ -116,6 +115,17 @@ struct YAMLParser {
 
     func emptyScalar(at mark: YAMLMark) -> YAMLNode {
         YAMLNode(kind: .scalar(YAMLScalar(text: "", style: .plain, value: .null)), mark: mark)
+    }
+
+    /// The block node after an indicator (`---`, `:`), or an empty scalar when a token `isEnder`
+    /// comes first (`key:` with nothing after it, `---` before `...`).
+    mutating func nodeOrEmpty(indentlessSequence: Bool, countingEmpty: Bool, before isEnder: (YAMLToken.Kind) -> Bool)
+        throws(YAMLSyntaxError) -> YAMLNode
+    {
+        let after = try peek()
+        guard isEnder(after.kind) else { return try parseNode(block: true, indentlessSequence: indentlessSequence) }
+        if countingEmpty { try count(1, at: after.start) }
+        return emptyScalar(at: after.start)
     }
 
     // MARK: Nodes

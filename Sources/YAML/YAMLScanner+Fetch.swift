@@ -61,9 +61,7 @@ extension YAMLScanner {
         unrollIndent(-1)
         try removeSimpleKey()
         simpleKeyAllowed = false
-        let start = mark
-        advance(3)
-        append(kind, from: start)
+        appendToken(kind, length: 3)
         if kind == .documentEnd {
             // Only a comment may follow '...' on its line.
             skipBlanks()
@@ -80,9 +78,7 @@ extension YAMLScanner {
         flowLevel += 1
         simpleKeyAllowed = true
         adjacentValueAllowed = false
-        let start = mark
-        advance()
-        append(kind, from: start)
+        appendToken(kind)
     }
 
     mutating func fetchFlowCollectionEnd(_ kind: YAMLToken.Kind) throws(YAMLSyntaxError) {
@@ -93,18 +89,14 @@ extension YAMLScanner {
         }
         simpleKeyAllowed = false
         adjacentValueAllowed = true
-        let start = mark
-        advance()
-        append(kind, from: start)
+        appendToken(kind)
     }
 
     mutating func fetchFlowEntry() throws(YAMLSyntaxError) {
         try removeSimpleKey()
         simpleKeyAllowed = true
         adjacentValueAllowed = false
-        let start = mark
-        advance()
-        append(.flowEntry, from: start)
+        appendToken(.flowEntry)
     }
 
     mutating func fetchBlockEntry() throws(YAMLSyntaxError) {
@@ -121,9 +113,7 @@ extension YAMLScanner {
         }
         try removeSimpleKey()
         simpleKeyAllowed = true
-        let start = mark
-        advance()
-        append(.blockEntry, from: start)
+        appendToken(.blockEntry)
     }
 
     mutating func fetchKey() throws(YAMLSyntaxError) {
@@ -133,9 +123,7 @@ extension YAMLScanner {
         }
         try removeSimpleKey()
         simpleKeyAllowed = flowLevel == 0
-        let start = mark
-        advance()
-        append(.key, from: start)
+        appendToken(.key)
     }
 
     mutating func fetchValue() throws(YAMLSyntaxError) {
@@ -157,9 +145,7 @@ extension YAMLScanner {
             simpleKeyAllowed = flowLevel == 0
         }
         adjacentValueAllowed = false
-        let start = mark
-        advance()
-        append(.value, from: start)
+        appendToken(.value)
     }
 
     mutating func fetchAnchorOrAlias(alias: Bool) throws(YAMLSyntaxError) {
@@ -285,5 +271,12 @@ extension YAMLScanner {
         var out: [UInt8] = []
         while !atEnd && !stop(peek()) { copy(into: &out) }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// An indicator token of `length` bytes at the current mark.
+    mutating func appendToken(_ kind: YAMLToken.Kind, length: Int = 1) {
+        let start = mark
+        advance(length)
+        append(kind, from: start)
     }
 }

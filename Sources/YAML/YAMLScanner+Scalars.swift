@@ -1,3 +1,5 @@
+import RehearsalJSON
+
 /// Scalar scanning: plain, single- and double-quoted, literal and folded, with YAML 1.2's line
 /// folding (a single line break between text becomes a space, n > 1 breaks become n - 1 newlines).
 extension YAMLScanner {
@@ -5,10 +7,7 @@ extension YAMLScanner {
 
     mutating func scanPlainScalar() throws(YAMLSyntaxError) -> (String, YAMLMark) {
         var out: [UInt8] = []
-        var whitespaces: [UInt8] = []
-        var leadingBreak = false
-        var trailingBreaks = 0
-        var leadingBlanks = false
+        var folding = LineFolding()
         let minimumIndent = indent + 1
         var end = mark
         while true {
@@ -21,46 +20,26 @@ extension YAMLScanner {
                 } else if flowLevel > 0 && Self.isFlowIndicator(byte) {
                     break
                 }
-                if leadingBlanks || !whitespaces.isEmpty {
-                    if leadingBlanks {
-                        if leadingBreak && trailingBreaks == 0 {
-                            out.append(0x20)
-                        } else {
-                            out.append(contentsOf: repeatElement(0x0A, count: trailingBreaks))
-                        }
-                        leadingBlanks = false
-                        leadingBreak = false
-                        trailingBreaks = 0
-                    } else {
-                        out.append(contentsOf: whitespaces)
-                    }
-                    whitespaces.removeAll(keepingCapacity: true)
-                }
+                folding.flush(into: &out) // only between words: trailing blanks are dropped
                 copy(into: &out)
                 end = mark
             }
             guard Self.isBlank(peek()) || Self.isBreak(peek()) else { break }
             while Self.isBlank(peek()) || Self.isBreak(peek()) {
                 if Self.isBlank(peek()) {
-                    if leadingBlanks && column < minimumIndent && peek() == 0x09 && flowLevel == 0 && !isTabOnlyLine() {
+                    if folding.leadingBlanks && column < minimumIndent && peek() == 0x09 && flowLevel == 0 && !isTabOnlyLine() {
                         throw fail("tab characters cannot indent")
                     }
-                    if !leadingBlanks { whitespaces.append(peek()) }
+                    folding.blank(peek())
                     advance()
                 } else {
-                    if !leadingBlanks {
-                        whitespaces.removeAll(keepingCapacity: true)
-                        leadingBreak = true
-                        leadingBlanks = true
-                    } else {
-                        trailingBreaks += 1
-                    }
+                    folding.lineBreak()
                     skipBreak()
                 }
             }
             if flowLevel == 0 && column < minimumIndent { break }
         }
-        if leadingBlanks { simpleKeyAllowed = true }
+        if folding.leadingBlanks { simpleKeyAllowed = true }
         return (String(decoding: out, as: UTF8.self), end)
     }
 
@@ -71,7 +50,6 @@ extension YAMLScanner {
         let quote: UInt8 = double ? UInt8(ascii: "\"") : UInt8(ascii: "'")
         advance()
         var out: [UInt8] = []
-        var whitespaces: [UInt8] = []
         while true {
             if column == 0 && (isDocumentMarker(UInt8(ascii: "-")) || isDocumentMarker(UInt8(ascii: "."))) {
                 throw fail("found a document marker inside the quoted scalar that starts at \(start)")
@@ -79,7 +57,7 @@ extension YAMLScanner {
             if atEnd {
                 throw fail("the quoted scalar that starts at \(start) is not closed; expected \(double ? "'\"'" : "\"'\"")")
             }
-            var leadingBlanks = false
+            var folding = LineFolding()
             while !isBlankZ() {
                 let byte = peek()
                 if !double && byte == UInt8(ascii: "'") && peek(1) == UInt8(ascii: "'") {
@@ -90,7 +68,7 @@ extension YAMLScanner {
                 } else if double && byte == UInt8(ascii: "\\") && isBreak(at: 1) {
                     advance()
                     skipBreak()
-                    leadingBlanks = true
+                    folding.leadingBlanks = true // an escaped line break folds to nothing
                     break
                 } else if double && byte == UInt8(ascii: "\\") {
                     try scanEscape(into: &out)
@@ -100,36 +78,19 @@ extension YAMLScanner {
             }
             if peek() == quote { break }
             // Blanks and breaks: fold them.
-            var leadingBreak = false
-            var trailingBreaks = 0
-            whitespaces.removeAll(keepingCapacity: true)
             while Self.isBlank(peek()) || Self.isBreak(peek()) {
                 if Self.isBlank(peek()) {
-                    if !leadingBlanks { whitespaces.append(peek()) }
+                    folding.blank(peek())
                     advance()
                 } else {
-                    if !leadingBlanks {
-                        whitespaces.removeAll(keepingCapacity: true)
-                        leadingBreak = true
-                        leadingBlanks = true
-                    } else {
-                        trailingBreaks += 1
-                    }
+                    folding.lineBreak()
                     skipBreak()
                     if flowLevel == 0 && !atEnd && !Self.isBreak(peek()) {
                         try checkContinuationIndent(scalarStart: start)
                     }
                 }
             }
-            if leadingBlanks {
-                if leadingBreak && trailingBreaks == 0 {
-                    out.append(0x20)
-                } else {
-                    out.append(contentsOf: repeatElement(0x0A, count: trailingBreaks))
-                }
-            } else {
-                out.append(contentsOf: whitespaces)
-            }
+            folding.flush(into: &out)
         }
         advance() // closing quote
         return String(decoding: out, as: UTF8.self)
@@ -160,35 +121,32 @@ extension YAMLScanner {
         advance() // '\'
         let code = peek()
         var hexDigits = 0
-        switch code {
-        case UInt8(ascii: "0"): out.append(0)
-        case UInt8(ascii: "a"): out.append(7)
-        case UInt8(ascii: "b"): out.append(8)
-        case UInt8(ascii: "t"), 0x09: out.append(9)
-        case UInt8(ascii: "n"): out.append(10)
-        case UInt8(ascii: "v"): out.append(11)
-        case UInt8(ascii: "f"): out.append(12)
-        case UInt8(ascii: "r"): out.append(13)
-        case UInt8(ascii: "e"): out.append(0x1B)
-        case UInt8(ascii: " "): out.append(0x20)
-        case UInt8(ascii: "\""): out.append(0x22)
-        case UInt8(ascii: "/"): out.append(0x2F)
-        case UInt8(ascii: "\\"): out.append(0x5C)
-        case UInt8(ascii: "N"): out.append(contentsOf: [0xC2, 0x85])
-        case UInt8(ascii: "_"): out.append(contentsOf: [0xC2, 0xA0])
-        case UInt8(ascii: "L"): out.append(contentsOf: [0xE2, 0x80, 0xA8])
-        case UInt8(ascii: "P"): out.append(contentsOf: [0xE2, 0x80, 0xA9])
-        case UInt8(ascii: "x"): hexDigits = 2
-        case UInt8(ascii: "u"): hexDigits = 4
-        case UInt8(ascii: "U"): hexDigits = 8
-        default:
-            throw fail("unknown escape '\\\(describeCharacter().trimmingQuotes)' in a double-quoted scalar", at: start)
+        if let decoded = StringEscapes.letter(code) {
+            out.append(decoded) // JSON's one-letter escapes are YAML's too
+        } else {
+            switch code {
+            case UInt8(ascii: "0"): out.append(0)
+            case UInt8(ascii: "a"): out.append(7)
+            case 0x09: out.append(9)
+            case UInt8(ascii: "v"): out.append(11)
+            case UInt8(ascii: "e"): out.append(0x1B)
+            case UInt8(ascii: " "): out.append(0x20)
+            case UInt8(ascii: "N"): out.append(contentsOf: [0xC2, 0x85])
+            case UInt8(ascii: "_"): out.append(contentsOf: [0xC2, 0xA0])
+            case UInt8(ascii: "L"): out.append(contentsOf: [0xE2, 0x80, 0xA8])
+            case UInt8(ascii: "P"): out.append(contentsOf: [0xE2, 0x80, 0xA9])
+            case UInt8(ascii: "x"): hexDigits = 2
+            case UInt8(ascii: "u"): hexDigits = 4
+            case UInt8(ascii: "U"): hexDigits = 8
+            default:
+                throw fail("unknown escape '\\\(describeCharacter().trimmingQuotes)' in a double-quoted scalar", at: start)
+            }
         }
         advance()
         guard hexDigits > 0 else { return }
         var value: UInt32 = 0
         for _ in 0..<hexDigits {
-            guard let digit = Self.hexValue(peek()) else {
+            guard let digit = StringEscapes.hexDigit(peek()) else {
                 throw fail("expected \(hexDigits) hex digits after '\\\(Character(Unicode.Scalar(code)))', found \(describeCharacter())")
             }
             value = value << 4 | UInt32(digit)
@@ -200,15 +158,6 @@ extension YAMLScanner {
                 at: start)
         }
         out.append(contentsOf: Array(String(Character(scalar)).utf8))
-    }
-
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     // MARK: Block
@@ -311,5 +260,46 @@ extension String {
     var trimmingQuotes: String {
         if count >= 2, first == "'", last == "'" { return String(dropFirst().dropLast()) }
         return self
+    }
+}
+
+/// The blanks and line breaks between two pieces of a flow scalar, folded as YAML 1.2 says: blanks
+/// between words stay, a single line break becomes a space, n > 1 breaks become n - 1 newlines, and
+/// blanks around breaks go.
+struct LineFolding {
+    var whitespaces: [UInt8] = []
+    /// A line break started the run (unset by an escaped line break, which folds to nothing).
+    var leadingBreak = false
+    var trailingBreaks = 0
+    /// The run holds a line break (or an escaped one).
+    var leadingBlanks = false
+
+    mutating func blank(_ byte: UInt8) {
+        if !leadingBlanks { whitespaces.append(byte) }
+    }
+
+    mutating func lineBreak() {
+        if leadingBlanks {
+            trailingBreaks += 1
+        } else {
+            whitespaces.removeAll(keepingCapacity: true)
+            leadingBreak = true
+            leadingBlanks = true
+        }
+    }
+
+    /// Writes what the run folds to, and starts a new run.
+    mutating func flush(into out: inout [UInt8]) {
+        guard leadingBlanks || !whitespaces.isEmpty else { return }
+        if leadingBlanks {
+            if leadingBreak && trailingBreaks == 0 {
+                out.append(0x20)
+            } else {
+                out.append(contentsOf: repeatElement(0x0A, count: trailingBreaks))
+            }
+        } else {
+            out.append(contentsOf: whitespaces)
+        }
+        self = LineFolding()
     }
 }

@@ -14,12 +14,6 @@ public struct YAMLSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
     /// Line and column (both 1-based; columns count Unicode scalars).
     public var position: SourcePosition
 
-    public init(message: String, offset: Int, position: SourcePosition) {
-        self.message = message
-        self.offset = offset
-        self.position = position
-    }
-
     public var line: Int { position.line }
     public var column: Int { position.column }
 

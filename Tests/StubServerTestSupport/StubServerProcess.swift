@@ -24,6 +24,7 @@ package final class StubServerProcess: @unchecked Sendable {
     private var stdoutLines: [String] = []
     private var stderrLines: [String] = []
     private var partial: [Int: String] = [:]
+    private var stdoutReads = 0
 
     /// `environment` adds to (or overrides) this process's variables.
     package init(_ arguments: [String], workingDirectory: URL? = nil, executable: URL? = nil, environment: [String: String] = [:]) throws {
@@ -51,6 +52,7 @@ package final class StubServerProcess: @unchecked Sendable {
         guard !data.isEmpty else { return }
         lock.lock()
         defer { lock.unlock() }
+        if stream == 1 { stdoutReads += 1 }
         var text = (partial[stream] ?? "") + String(decoding: data, as: UTF8.self)
         while let newline = text.firstIndex(of: "\n") {
             let line = String(text[..<newline])
@@ -62,6 +64,9 @@ package final class StubServerProcess: @unchecked Sendable {
 
     package var stdout: [String] { lock.lock(); defer { lock.unlock() }; return stdoutLines }
     package var stderr: [String] { lock.lock(); defer { lock.unlock() }; return stderrLines }
+    /// How many reads of the process's stdout returned data: a reader that is always waiting
+    /// gets one per `write` the process made (more merged into one read, never split).
+    package var stdoutReadCount: Int { lock.lock(); defer { lock.unlock() }; return stdoutReads }
 
     /// Waits (generously) for a line on stdout or stderr satisfying `predicate`.
     @discardableResult

@@ -39,6 +39,9 @@ final class ConfigJSONParserTests: XCTestCase {
         XCTAssertEqual(missingComma?.position, SourcePosition(line: 3, column: 3))
         XCTAssertEqual(missingComma?.message, "expected ',' or ']' after an array element, got '{'")
 
+        XCTAssertEqual(error(#"{"a": 1 "b": 2}"#)?.message, "expected ',' or '}' after an object member, got '\"'")
+        XCTAssertEqual(error(#"{"a": 1"#)?.message, "unexpected end of input inside an object opened at line 1, column 1")
+        XCTAssertEqual(error(#"{"a": [1, 2"#)?.message, "unexpected end of input inside an array opened at line 1, column 7")
         XCTAssertEqual(error(#"{"a": 1,}"#)?.message, "trailing comma before '}'")
         XCTAssertEqual(error("{'a': 1}")?.message, "expected a string key in double quotes, got '''")
         XCTAssertEqual(error("[tru]")?.message, "expected a value, got 't'")

@@ -166,6 +166,28 @@ final class ContractCheckTests: XCTestCase {
         XCTAssertEqual(report.drift.filter { $0.path == "[7].response.status" }.count, 5, report.text(strict: false))
     }
 
+    func testRegularExpressionsStandForTheOperationsTheirPathsCanMatch() throws {
+        // Each stub answers a status no operation declares, so the drift names every operation the
+        // `match` maps to. The second pattern's `x?` makes its last literal optional: the prefix the
+        // lookup skips operations by must stop before it, or the stub would stand for nothing.
+        let config = #"""
+            [
+              {"request": {"method": "get", "uri": {"match": "^/api/v1/stories/[0-9]+$"}}, "response": {"status": 418}},
+              {"request": {"method": "get", "uri": {"match": "/api/v1/storiesx?/[0-9]+/comments"}}, "response": {"status": 418}},
+              {"request": {"method": "post", "uri": {"match": "/api/v1/(stories|me)/[0-9]+/upvote"}}, "response": {"status": 418}}
+            ]
+            """#
+        try config.write(toFile: folder + "/regex_conf.json", atomically: true, encoding: .utf8)
+        let api = try OpenAPILoader(workingDirectory: folder).load("openapi.yaml")
+        let report = try ContractCheck.run(api: api, config: "regex_conf.json", workingDirectory: folder)
+        let operations = report.drift.map(\.message).filter { $0.contains("undeclared status 418") }.map {
+            $0.components(separatedBy: ": ")[1].components(separatedBy: " declares")[0]
+        }
+        XCTAssertEqual(
+            operations, ["GET /api/v1/stories/{id}", "GET /api/v1/stories/{id}/comments", "POST /api/v1/stories/{id}/upvote"],
+            report.text(strict: false))
+    }
+
     func testTheCommandLine() throws {
         let root = URL(fileURLWithPath: folder)
         let clean = try StubServerProcess.run(

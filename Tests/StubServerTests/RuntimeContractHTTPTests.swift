@@ -125,4 +125,45 @@ final class RuntimeContractHTTPTests: XCTestCase {
         XCTAssertEqual(found.count, 10)
         XCTAssertTrue(found.last?.message.hasSuffix("(and 20 more)") == true, "\(String(describing: found.last))")
     }
+
+    /// The 400 no stub answered also says how the request breaks the document (a miss may be the
+    /// app sending what the real API rejects, not a missing stub); without a document it does not.
+    func testTheNearMissPageSaysHowTheRequestBreaksTheDocument() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let miss = try RawHTTPClient.get(port: server.port, "/nowhere")
+        XCTAssertEqual(miss.status, 400)
+        XCTAssertTrue(miss.text.hasPrefix("No stub matched GET /nowhere"), miss.text)
+        XCTAssertTrue(
+            miss.text.contains(
+                "The request also breaks the API's OpenAPI document (items.json):\n  ✗ operation: no operation of items.json has the path /nowhere\n"
+            ), miss.text)
+        let unchecked = try startServer(checking: false)
+        defer { unchecked.stop() }
+        let plain = try RawHTTPClient.get(port: unchecked.port, "/nowhere")
+        XCTAssertEqual(plain.status, 400)
+        XCTAssertFalse(plain.text.contains("OpenAPI"), plain.text)
+    }
+
+    /// The dashboard's feed sends each request with its violations, and its state names the document.
+    func testTheDashboardFeedCarriesTheViolations() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let feed = try RawHTTPClient(port: server.port, timeout: 5)
+        try feed.send("GET /__admin/ui/events HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nAccept: text/event-stream\r\n\r\n")
+        XCTAssertEqual(try feed.readHead().status, 200)
+        _ = try RawHTTPClient.get(port: server.port, "/items?pages=2")
+        var received = ""
+        let deadline = Date().addingTimeInterval(5)
+        while !received.contains("query.pages"), Date() < deadline, let chunk = try feed.readChunk() {
+            received += String(decoding: chunk, as: UTF8.self)
+        }
+        let line = try XCTUnwrap(received.split(separator: "\n").last { $0.hasPrefix("data: ") && $0.contains("pages") }, received)
+        let event = try JSONValue(parsing: Array(line.dropFirst("data: ".count).utf8))
+        let violation = try XCTUnwrap(event["contractViolations"]?.arrayValue?.first)
+        XCTAssertEqual(violation["side"], "request")
+        XCTAssertEqual(violation["location"], "query.pages")
+        let state = try JSONValue(parsing: RawHTTPClient.get(port: server.port, "/__admin/ui/state").body)
+        XCTAssertEqual(state["contract"], "items.json")
+    }
 }

@@ -23,13 +23,22 @@ public func throwError<T>(containing text: String) -> Matcher<T> {
 }
 
 private func errorMatcher<T>(_ expectation: String, _ test: @escaping (Error) -> Bool) -> Matcher<T> {
+    thrownErrorMatcher(expectation) { (test($0), nil) }
+}
+
+/// Fails when the expression returns; else `judge` decides on the thrown error (and may explain why).
+private func thrownErrorMatcher<T>(
+    _ expectation: String, _ judge: @escaping (Error) -> (matches: Bool, details: String?)
+) -> Matcher<T> {
     Matcher { actual in
         do {
             let value = try actual.evaluate()
             let got = T.self == Void.self ? "no error" : "no error (value \(describeValue(value)))"
             return MatchResult(false, expectation: expectation, actual: got)
         } catch {
-            return MatchResult(test(error), expectation: expectation, actual: ErrorText.describe(error))
+            let verdict = judge(error)
+            return MatchResult(
+                verdict.matches, expectation: expectation, actual: ErrorText.describe(error), details: verdict.details)
         }
     }
 }
@@ -65,16 +74,8 @@ public func throwError<T, E: Error>(errorType type: E.Type, closure check: ((E) 
 }
 
 private func inspectingErrorMatcher<T>(_ expectation: String, _ inspect: @escaping (Error) -> [String]) -> Matcher<T> {
-    Matcher { actual in
-        do {
-            let value = try actual.evaluate()
-            let got = T.self == Void.self ? "no error" : "no error (value \(describeValue(value)))"
-            return MatchResult(false, expectation: expectation, actual: got)
-        } catch {
-            let failures = inspect(error)
-            return MatchResult(
-                failures.isEmpty, expectation: expectation, actual: ErrorText.describe(error),
-                details: failures.isEmpty ? nil : failures.map { "  " + $0 }.joined(separator: "\n"))
-        }
+    thrownErrorMatcher(expectation) { error in
+        let failures = inspect(error)
+        return (failures.isEmpty, failures.isEmpty ? nil : failures.map { "  " + $0 }.joined(separator: "\n"))
     }
 }

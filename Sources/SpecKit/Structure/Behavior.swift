@@ -33,12 +33,7 @@ public func itBehavesLike<Context>(
     _ behavior: Behavior<Context>.Type, tags: String..., file: StaticString = #filePath, line: UInt = #line,
     context: @escaping () -> Context
 ) {
-    let box = UncheckedSendable(context)
-    declareGroup(
-        .context, behavior.name, nil, tags, nil, CallSite(file: file, line: line),
-        {
-            behavior.spec(box.value)
-        })
+    declareBehavior(behavior, tags, CallSite(file: file, line: line), context, focused: false)
 }
 
 /// A focused ``itBehavesLike(_:tags:file:line:context:)``.
@@ -46,12 +41,15 @@ public func fitBehavesLike<Context>(
     _ behavior: Behavior<Context>.Type, tags: String..., file: StaticString = #filePath, line: UInt = #line,
     context: @escaping () -> Context
 ) {
+    declareBehavior(behavior, tags, CallSite(file: file, line: line), context, focused: true)
+}
+
+private func declareBehavior<Context>(
+    _ behavior: Behavior<Context>.Type, _ tags: [String], _ site: CallSite, _ context: @escaping () -> Context,
+    focused: Bool
+) {
     let box = UncheckedSendable(context)
-    declareGroup(
-        .context, behavior.name, nil, tags, nil, CallSite(file: file, line: line),
-        {
-            behavior.spec(box.value)
-        }, focused: true)
+    declareGroup(.context, behavior.name, nil, tags, nil, site, { behavior.spec(box.value) }, focused: focused)
 }
 
 /// Quick's string-named shared examples: declare them once per spec process (in any Feature body,

@@ -11,6 +11,8 @@ final class SpecCollector {
     private(set) var scenarios: [ScenarioDefinition] = []
     private var stack: [SpecGroup] = []
     private var featureCount = 0
+    /// The feature at the bottom of `stack` came from `Feature("…")` without a body.
+    private var featureOpenWithoutBody = false
 
     init(specName: String) {
         self.specName = specName
@@ -22,21 +24,48 @@ final class SpecCollector {
 
     func declareGroup(
         kind: SpecGroup.Kind, title: String, narrative: String? = nil, tags: [String],
-        pendingReason: String?, site: CallSite, focused: Bool = false, body: @MainActor () throws -> Void
+        pendingReason: String?, site: CallSite, focused: Bool = false, keepOpen: Bool = false,
+        body: @MainActor () throws -> Void
     ) {
-        let parent = stack.last
-        if parent == nil, kind != .feature {
-            // A top-level describe/context/Rule acts as the feature.
-            return declareGroup(
-                kind: .feature, title: title, narrative: narrative, tags: tags,
-                pendingReason: pendingReason, site: site, focused: focused, body: body)
+        guard
+            let group = openGroup(
+                kind: kind, title: title, narrative: narrative, tags: tags, pendingReason: pendingReason,
+                site: site, focused: focused)
+        else { return }
+        stack.append(group)
+        if keepOpen {
+            // `Feature("…")` without a body: the declarations after it join it, up to the next
+            // `Feature` or the end of `testFeature()` (the collector, and its stack, end there).
+            featureOpenWithoutBody = true
+            return
         }
-        if parent != nil, kind == .feature {
+        defer { stack.removeLast() }
+        do {
+            try body()
+        } catch {
             addProblem(
-                "Feature \"\(title)\" is declared inside \"\(parent!.title)\"; declare one Feature per "
+                "declaring \(group.kind.rawValue) \"\(title)\" threw \(ErrorText.describe(error))",
+                title: title + " (declaration failed)", site: site)
+        }
+    }
+
+    /// The group a declaration opens, or nil (with a problem recorded) where it may not open.
+    private func openGroup(
+        kind: SpecGroup.Kind, title: String, narrative: String?, tags: [String], pendingReason: String?,
+        site: CallSite, focused: Bool
+    ) -> SpecGroup? {
+        if kind == .feature, featureOpenWithoutBody, stack.count == 1 {
+            // A new top-level Feature ends the one opened without a body.
+            stack.removeAll()
+            featureOpenWithoutBody = false
+        }
+        let parent = stack.last
+        if let parent, kind == .feature {
+            addProblem(
+                "Feature \"\(title)\" is declared inside \"\(parent.title)\"; declare one Feature per "
                     + "testFeature() body and use Rule, describe or context inside it",
                 title: title, site: site)
-            return
+            return nil
         }
         let featureIndex: Int
         if let parent {
@@ -45,18 +74,10 @@ final class SpecCollector {
             featureIndex = featureCount
             featureCount += 1
         }
-        let group = SpecGroup(
-            kind: kind, title: title, narrative: narrative, tags: Tags.normalize(tags), parent: parent,
-            pendingReason: pendingReason, site: site, featureIndex: featureIndex, focused: focused)
-        stack.append(group)
-        defer { stack.removeLast() }
-        do {
-            try body()
-        } catch {
-            addProblem(
-                "declaring \(kind.rawValue) \"\(title)\" threw \(ErrorText.describe(error))",
-                title: title + " (declaration failed)", site: site)
-        }
+        // A top-level describe/context/Rule acts as the feature.
+        return SpecGroup(
+            kind: parent == nil ? .feature : kind, title: title, narrative: narrative, tags: Tags.normalize(tags),
+            parent: parent, pendingReason: pendingReason, site: site, featureIndex: featureIndex, focused: focused)
     }
 
     // MARK: Hooks

@@ -1,5 +1,5 @@
 import Foundation
-// One JSON string escaper for the package: RehearsalJSON's `JSONWriter`.
+// RehearsalJSON: the package's one JSON string escaper (`JSONWriter`) and line/column finder (`SourcePosition`).
 import RehearsalJSON
 
 /// A small strict JSON parser (RFC 8259) that keeps object key order and number spelling and
@@ -27,17 +27,6 @@ package enum StrictJSON {
             case .array(let items): return "[" + items.map(\.compact).joined(separator: ",") + "]"
             case .object(let members):
                 return "{" + members.map { Value.quote($0.key) + ":" + $0.value.compact }.joined(separator: ",") + "}"
-            }
-        }
-
-        package var kind: String {
-            switch self {
-            case .null: "null"
-            case .bool: "a boolean"
-            case .number: "a number"
-            case .string: "a string"
-            case .array: "an array"
-            case .object: "an object"
             }
         }
 
@@ -83,17 +72,8 @@ package enum StrictJSON {
         }
 
         private func error(_ message: String) -> SyntaxError {
-            var line = 1
-            var column = 1
-            for byte in bytes[..<min(index, bytes.count)] {
-                if byte == UInt8(ascii: "\n") {
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
-                }
-            }
-            return SyntaxError(offset: index, line: line, column: column, message: message)
+            let position = SourcePosition.locate(offset: index, in: bytes)
+            return SyntaxError(offset: index, line: position.line, column: position.column, message: message)
         }
 
         private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -133,13 +113,8 @@ package enum StrictJSON {
         }
 
         private mutating func parseObject(depth: Int) throws -> Value {
-            index += 1
             var members: [(key: String, value: Value)] = []
-            skipWhitespace()
-            if current == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            }
+            if opensEmpty(closedBy: UInt8(ascii: "}")) { return .object(members) }
             while true {
                 skipWhitespace()
                 guard current == UInt8(ascii: "\"") else { throw error("expected a string key in object") }
@@ -149,32 +124,37 @@ package enum StrictJSON {
                 index += 1
                 skipWhitespace()
                 members.append((key, try parseValue(depth: depth + 1)))
-                skipWhitespace()
-                switch current {
-                case UInt8(ascii: ","): index += 1
-                case UInt8(ascii: "}"): index += 1; return .object(members)
-                default: throw error("expected ',' or '}' in object")
-                }
+                if try closes(UInt8(ascii: "}"), container: "object") { return .object(members) }
             }
         }
 
         private mutating func parseArray(depth: Int) throws -> Value {
-            index += 1
             var items: [Value] = []
-            skipWhitespace()
-            if current == UInt8(ascii: "]") {
-                index += 1
-                return .array(items)
-            }
+            if opensEmpty(closedBy: UInt8(ascii: "]")) { return .array(items) }
             while true {
                 skipWhitespace()
                 items.append(try parseValue(depth: depth + 1))
-                skipWhitespace()
-                switch current {
-                case UInt8(ascii: ","): index += 1
-                case UInt8(ascii: "]"): index += 1; return .array(items)
-                default: throw error("expected ',' or ']' in array")
-                }
+                if try closes(UInt8(ascii: "]"), container: "array") { return .array(items) }
+            }
+        }
+
+        /// Consumes the opening bracket, and the `closer` too when the container is empty (true).
+        private mutating func opensEmpty(closedBy closer: UInt8) -> Bool {
+            index += 1
+            skipWhitespace()
+            guard current == closer else { return false }
+            index += 1
+            return true
+        }
+
+        /// After an object member or array element: consumes the `,` before the next one (false)
+        /// or the container's `closer` (true: it ends here).
+        private mutating func closes(_ closer: UInt8, container: String) throws -> Bool {
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1; return false
+            case closer: index += 1; return true
+            default: throw error("expected ',' or '\(Character(Unicode.Scalar(closer)))' in \(container)")
             }
         }
 

@@ -14,4 +14,13 @@ package enum ContractViolationJSON {
             "location": .string(violation.location), "message": .string(violation.message),
         ]
     }
+
+    /// A journal entry as the admin API and the dashboard's feed list it: `RecordedRequest`'s
+    /// JSON, plus `contractViolations` when there are any.
+    static func entry(_ entry: JournalEntry) -> JSONValue {
+        let json = RecordedRequest(entry).json
+        guard !entry.contractViolations.isEmpty, case .object(var object) = json else { return json }
+        object.set("contractViolations", .array(entry.contractViolations.map(Self.json)))
+        return .object(object)
+    }
 }

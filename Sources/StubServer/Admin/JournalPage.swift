@@ -51,12 +51,7 @@ struct JournalPage {
             bytes += size
             end += 1
         }
-        let page = entries[start..<end].map { entry -> JSONValue in
-            let json = RecordedRequest(entry).json
-            guard !entry.contractViolations.isEmpty, case .object(var object) = json else { return json }
-            object.set("contractViolations", .array(entry.contractViolations.map(ContractViolationJSON.json)))
-            return .object(object)
-        }
+        let page = entries[start..<end].map(ContractViolationJSON.entry)
         return [
             "requests": .array(page), "total": .number(JSONNumber(total)), "offset": .number(JSONNumber(start)),
             "next": end < total ? .number(JSONNumber(end)) : .null,

@@ -33,7 +33,7 @@ enum OperationLookup {
             }
         case .match(let pattern)?:
             guard let regex = try? CompiledRegex(pattern) else { return [] }
-            return probe(api) { regex.matchesWhole($0) }
+            return probe(api, mustStartWith: literalPrefix(ofRegex: pattern)) { regex.matchesWhole($0) }
         case .endsWith(let suffix)?:
             return probe(api) { $0.hasSuffix(suffix) }
         case .contain(let part)?:
@@ -177,24 +177,22 @@ enum OperationLookup {
         return true
     }
 
-    /// Tries `test` on each template's paths with sample values for its variables.
-    private static func probe(_ api: OpenAPIDocument, _ test: (String) -> Bool) -> [Match] {
+    /// Tries `test` on each template's paths with sample values for its variables. `prefix` is
+    /// text every matching path starts with: a template whose literal start cannot agree with it
+    /// is skipped before any path is written out or tested. With `stubserver init`'s one `match`
+    /// per operation, the scan was operations × operations × samples regex tests.
+    private static func probe(_ api: OpenAPIDocument, mustStartWith prefix: String = "", _ test: (String) -> Bool) -> [Match] {
         let samples = ["1", "42", "abc", "a-b_c.d", "0f8fad5b-d9cb-469f-a165-70867728950e"]
         var found: [Match] = []
         for operation in api.operations {
+            let literalStart = operation.template.description.prefix { $0 != "{" }
             outer: for base in api.basePaths {
+                if !prefix.isEmpty {
+                    let start = base + literalStart
+                    guard start.hasPrefix(prefix) || prefix.hasPrefix(start) else { continue }
+                }
                 for sample in samples {
-                    var path = base
-                    for segment in operation.template.segments {
-                        path += "/"
-                        for piece in segment {
-                            switch piece {
-                            case .literal(let text): path += text
-                            case .variable: path += sample
-                            }
-                        }
-                    }
-                    if test(path) {
+                    if test(base + operation.template.filled { _ in sample }) {
                         found.append(Match(operation: operation, variables: [:]))
                         break outer
                     }
@@ -202,5 +200,33 @@ enum OperationLookup {
             }
         }
         return found
+    }
+
+    /// The text every whole match of `pattern` starts with, read conservatively: literal
+    /// characters (and escaped punctuation) from the start up to the first operator; a character
+    /// a quantifier makes optional is left out, and any alternation gives "" (no prefix known).
+    ///
+    /// ```swift
+    /// OperationLookup.literalPrefix(ofRegex: #"^/v2/droplets/[^/]+$"#)   // "/v2/droplets/"
+    /// OperationLookup.literalPrefix(ofRegex: "/v2/items?")               // "/v2/item"
+    /// ```
+    static func literalPrefix(ofRegex pattern: String) -> String {
+        guard !pattern.contains("|") else { return "" }
+        var prefix = ""
+        var rest = pattern.hasPrefix("^") ? Substring(pattern.dropFirst()) : Substring(pattern)
+        while let char = rest.first {
+            if char == "\\", let escaped = rest.dropFirst().first, escaped.isASCII, escaped.isPunctuation || escaped.isSymbol {
+                prefix.append(escaped)
+                rest = rest.dropFirst(2)
+            } else if !"\\.[](){}*+?^$".contains(char) {
+                prefix.append(char)
+                rest = rest.dropFirst()
+            } else {
+                break
+            }
+        }
+        // `a?`, `a*`, `a{0,2}` may leave out the last literal read.
+        if let next = rest.first, "*?{".contains(next), !prefix.isEmpty { prefix.removeLast() }
+        return prefix
     }
 }

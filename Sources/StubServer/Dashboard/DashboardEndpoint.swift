@@ -11,7 +11,7 @@ import Foundation
 /// | `GET /__admin/ui` | the page |
 /// | `GET /__admin/ui/dashboard.css`, `…/dashboard.js` | its assets |
 /// | `GET /__admin/ui/events` | `text/event-stream`: the last requests, then every new one as it is answered (`request`), `reload`, `stubs`, `scenarios`, `reset` |
-/// | `GET /__admin/ui/state` | `{"files":[{"file","stubs":[{"id","index","description","request","hits"}]}],"scenarios","reload"}` |
+/// | `GET /__admin/ui/state` | `{"files":[{"file","stubs":[{"id","index","description","request","hits"}]}],"scenarios","reload","contract"}` |
 enum DashboardEndpoint {
     /// Requests replayed to a new feed (older ones are in the admin API's listing).
     static let replayedRequests = 200
@@ -78,9 +78,9 @@ enum DashboardEndpoint {
         return HTTPReply(.streamed(stream))
     }
 
-    /// A `request` event: the entry as the admin API lists it.
+    /// A `request` event: the entry as the admin API lists it (with its contract violations).
     static func requestMessage(_ entry: JournalEntry) -> [UInt8] {
-        DashboardFeed.message(event: "request", id: entry.sequence, data: RecordedRequest(entry).json.compactText)
+        DashboardFeed.message(event: "request", id: entry.sequence, data: ContractViolationJSON.entry(entry).compactText)
     }
 
     static func state(_ server: StubServer) -> JSONValue {
@@ -108,6 +108,8 @@ enum DashboardEndpoint {
             "version": .string(StubServer.version),
         ]
         object.set("reload", server.lastReload?.json ?? .null)
+        // The OpenAPI document requests are checked against (`start --openapi`), or null.
+        object.set("contract", server.options.openAPI.map { .string($0.name) } ?? .null)
         return .object(object)
     }
 

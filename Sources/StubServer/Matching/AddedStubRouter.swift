@@ -31,9 +31,10 @@ final class AddedStubRouter: @unchecked Sendable {
 
     // Guarded by `lock`.
     private var index = IncrementalRouteIndex()
-    /// By index number; nil (and `NearMissHint.removed`) once removed.
+    /// By index number; nil once removed.
     private var stubs: [CompiledStub?] = []
-    private var hints: [NearMissHint] = []
+    /// The stubs' near-miss bounds, numbered as `index` numbers them.
+    private var nearMissIndex = NearMissIndex(newestFirst: true)
     /// Catch-alls by number, ascending: tried from the last.
     private var catchAlls: [(number: Int32, stub: CompiledStub)] = []
     private var nextCatchAllNumber: Int32 = 0
@@ -103,7 +104,7 @@ final class AddedStubRouter: @unchecked Sendable {
     private func file(_ stub: CompiledStub) -> Int32 {
         let number = index.insert(stub.routeKey, hasResidualConditions: !stub.residualConditions.isEmpty)
         stubs.append(stub)
-        hints.append(NearMissHint(stub))
+        nearMissIndex.insert(NearMissHint(stub))
         liveStubs += 1
         return number
     }
@@ -116,7 +117,7 @@ final class AddedStubRouter: @unchecked Sendable {
                 guard let stub = stubs[Int(stubNumber)] else { continue }
                 index.remove(stubNumber, key: stub.routeKey)
                 stubs[Int(stubNumber)] = nil
-                hints[Int(stubNumber)] = .removed
+                nearMissIndex.remove(stubNumber)
                 liveStubs -= 1
             }
             for catchAll in session.catchAllNumbers {
@@ -141,7 +142,7 @@ final class AddedStubRouter: @unchecked Sendable {
         lock.writing {
             index = IncrementalRouteIndex()
             stubs = []
-            hints = []
+            nearMissIndex = NearMissIndex(newestFirst: true)
             catchAlls = []
             sessions = [:]
             liveStubs = 0
@@ -162,7 +163,7 @@ final class AddedStubRouter: @unchecked Sendable {
         let old = stubs
         index = IncrementalRouteIndex()
         stubs = []
-        hints = []
+        nearMissIndex = NearMissIndex(newestFirst: true)
         liveStubs = 0
         for (number, stub) in old.enumerated() {
             if let stub { renumbered[number] = file(stub) }
@@ -240,7 +241,8 @@ extension AddedStubRouter: RoutingStage {
 
     func nearMissPool(_ view: RequestView) -> AddedPool {
         AddedPool(
-            stubs: stubs, hints: hints, offered: index.candidatesForEveryMethod(path: view.path).reversed().map { stubs.count - 1 - $0 })
+            stubs: stubs, candidates: nearMissIndex,
+            offered: index.candidatesForEveryMethod(path: view.path).reversed().map { stubs.count - 1 - $0 })
     }
 
     var comparedSessions: Int { comparedSessionCount }
@@ -249,12 +251,11 @@ extension AddedStubRouter: RoutingStage {
     /// Positions count from the newest number down (the order tried).
     struct AddedPool: NearMissPool {
         let stubs: [CompiledStub?]
-        let hints: [NearMissHint]
+        let candidates: NearMissIndex
         let offered: [Int]
 
         var count: Int { stubs.count }
         @inline(__always) func stub(at position: Int) -> CompiledStub? { stubs[stubs.count - 1 - position] }
-        @inline(__always) func hint(at position: Int) -> NearMissHint { hints[hints.count - 1 - position] }
     }
 
     private struct ResidualCheck: CandidateCheck {

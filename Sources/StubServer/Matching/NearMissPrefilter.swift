@@ -112,8 +112,13 @@ struct NearMissHint: Sendable {
     }
 
     /// The best score the stub can have when its path fails, or nil when that is unknown.
-    @inline(__always)
     func bestScoreWithFailedPath(_ request: NearMissRequestFacts) -> NearMissRanking.Score? {
+        bestScoreWithFailedPath(request, level: level(request.path))
+    }
+
+    /// The same for a stub at `level` (`level(_:)`) of the request's path: every stub of one
+    /// `Shape` at one level has this bound, whatever its path.
+    func bestScoreWithFailedPath(_ request: NearMissRequestFacts, level: Int) -> NearMissRanking.Score? {
         let pathWeight = 8.0
         let path: Double
         switch pathShape {
@@ -122,7 +127,7 @@ struct NearMissHint: Sendable {
             path =
                 pathWeight
                 * NearMissRanking.pathDistance(
-                    common: sharedSegmentsAtMost(request.path), longest: max(Int(segmentCount), request.path.segmentCount))
+                    common: sharedSegments(atLevel: level, request.path), longest: max(Int(segmentCount), request.path.segmentCount))
         case .singleOther: path = pathWeight * 1
         case .several:
             // Several path terms in unknown order: only the path and method (two terms add the
@@ -170,26 +175,55 @@ struct NearMissHint: Sendable {
             pathMiss: 2, methodFailed: methodFailed, failedCount: failed, distance: distance, matchedCount: conditionCount - failed)
     }
 
-    /// The most leading segments the uri can share with the request's path: exact up to
-    /// `hashedSegments` (a hash collision only makes it larger, hence the bound lower).
+    /// The deepest level a `.singleEqual` uri can reach on the request's path: the segments both
+    /// have, at most `hashedSegments`.
     @inline(__always)
-    private func sharedSegmentsAtMost(_ request: NearMissRequestFacts.Path) -> Int {
-        let limit = min(Int(segmentCount), request.segmentCount)
-        let hashed = min(limit, Self.hashedSegments)
-        var common = 0
-        while common < hashed {
-            let mine: UInt64
-            let theirs: UInt64
-            switch common {
-            case 0: (mine, theirs) = (segmentHashes.0, request.segmentHashes.0)
-            case 1: (mine, theirs) = (segmentHashes.1, request.segmentHashes.1)
-            case 2: (mine, theirs) = (segmentHashes.2, request.segmentHashes.2)
-            default: (mine, theirs) = (segmentHashes.3, request.segmentHashes.3)
-            }
-            if mine != theirs { return common }
-            common += 1
+    func deepestLevel(_ request: NearMissRequestFacts.Path) -> Int {
+        min(Int(segmentCount), request.segmentCount, Self.hashedSegments)
+    }
+
+    /// How many leading segment hashes of an `equal` uri equal the request path's, up to
+    /// `deepestLevel` (a hash collision only makes it larger, hence the bound lower).
+    @inline(__always)
+    func level(_ request: NearMissRequestFacts.Path) -> Int {
+        let deepest = deepestLevel(request)
+        var level = 0
+        while level < deepest {
+            if segmentHash(level + 1) != request.segmentHash(level + 1) { return level }
+            level += 1
         }
-        return limit
+        return level
+    }
+
+    /// The most leading segments the uri can share with the request's path at `level`: the
+    /// level itself, or every segment they could share once the hashed ones all agree.
+    @inline(__always)
+    private func sharedSegments(atLevel level: Int, _ request: NearMissRequestFacts.Path) -> Int {
+        level < deepestLevel(request) ? level : min(Int(segmentCount), request.segmentCount)
+    }
+
+    /// The hash of the uri's bytes up to the end of its `depth`-th segment (1...4).
+    @inline(__always)
+    func segmentHash(_ depth: Int) -> UInt64 { NearMissRequestFacts.Path.hash(segmentHashes, depth: depth) }
+
+    /// What the bound depends on besides the segment hashes: stubs of one shape have one bound
+    /// per level of the request's path, so the near-miss index ranks them by group.
+    struct Shape: Hashable, Sendable {
+        var conditionCount: Int
+        var method: String?
+        var pathShape: UInt8
+        var segmentCount: Int32
+        var terms: UInt32
+        var fieldHashes: [UInt64]
+        var fieldDistances: [Double]
+    }
+
+    var shape: Shape {
+        Shape(
+            conditionCount: conditionCount, method: method, pathShape: pathShape.rawValue, segmentCount: segmentCount,
+            terms: UInt32(terms.0.rawValue) | UInt32(terms.1.rawValue) << 4 | UInt32(terms.2.rawValue) << 8
+                | UInt32(terms.3.rawValue) << 12 | UInt32(termCount) << 16,
+            fieldHashes: [fieldHashes.0, fieldHashes.1], fieldDistances: [fieldDistances.0, fieldDistances.1])
     }
 }
 
@@ -225,6 +259,20 @@ struct NearMissRequestFacts {
                 hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
             }
             if inSegment { record() }
+        }
+
+        /// The hash up to the end of the `depth`-th segment (1...4).
+        @inline(__always)
+        func segmentHash(_ depth: Int) -> UInt64 { Self.hash(segmentHashes, depth: depth) }
+
+        @inline(__always)
+        static func hash(_ hashes: (UInt64, UInt64, UInt64, UInt64), depth: Int) -> UInt64 {
+            switch depth {
+            case 1: hashes.0
+            case 2: hashes.1
+            case 3: hashes.2
+            default: hashes.3
+            }
         }
     }
 
@@ -270,88 +318,5 @@ struct NearMissRequestFacts {
             hash = (hash ^ UInt64(lower)) &* 0x100_0000_01b3
         }
         return hash
-    }
-}
-
-/// The stubs of one router, in the order they are tried, for the prefiltered ranking.
-protocol NearMissPool {
-    /// Positions run from 0 to `count - 1` in the order the stubs are tried.
-    var count: Int { get }
-    /// The stub at a position; nil for a removed added stub's place.
-    func stub(at position: Int) -> CompiledStub?
-    func hint(at position: Int) -> NearMissHint
-    /// The positions the route index offers for the request's path (whatever the method), ascending.
-    var offered: [Int] { get }
-}
-
-extension NearMissRanking {
-    /// One router's stubs for the prefiltered ranking: the stubs, their hints, and the
-    /// positions the route index offers for the request's path (whatever the method).
-    struct Pool: NearMissPool {
-        let stubs: [CompiledStub]
-        let hints: [NearMissHint]
-        let offered: [Int]
-
-        var count: Int { stubs.count }
-        @inline(__always) func stub(at position: Int) -> CompiledStub? { stubs[position] }
-        @inline(__always) func hint(at position: Int) -> NearMissHint { hints[position] }
-    }
-
-    /// The same answer as `closest(_:among:then:count:)` over the pools' stubs, without
-    /// evaluating most of them: only the offered stubs can have a path that holds, so they are
-    /// ranked first; only when fewer than `count` of them have a holding (or no) path are the
-    /// others looked at, in order, each skipped when its lower bound cannot make the list.
-    static func closest<First: NearMissPool, Second: NearMissPool>(
-        _ view: RequestView, pools first: First, _ second: Second?, count: Int
-    ) -> [(stub: CompiledStub, failed: [RequestCondition])] {
-        guard count > 0 else { return [] }
-        var best: [(score: Score, stub: CompiledStub, ordinal: Int)] = []
-        best.reserveCapacity(min(count, 8) + 1)
-        func insert(_ score: Score, _ stub: CompiledStub, _ ordinal: Int) {
-            // After every equal score: the stub tried first wins a tie.
-            var position = best.count
-            while position > 0 && score < best[position - 1].score { position -= 1 }
-            best.insert((score, stub, ordinal), at: position)
-            if best.count > count { best.removeLast() }
-        }
-        func rankOffered<Pool: NearMissPool>(_ pool: Pool, base: Int) {
-            for position in pool.offered {
-                guard let stub = pool.stub(at: position), !stub.conditions.isEmpty else { continue }
-                let bound = best.count == count ? best[count - 1].score : nil
-                guard let score = score(stub.conditions, view, betterThan: bound), score.pathMiss < 2 else { continue }
-                insert(score, stub, base + position)
-            }
-        }
-        rankOffered(first, base: 0)
-        if let second { rankOffered(second, base: first.count) }
-        if best.count < count {
-            // Every stub whose path holds (or that has none) is in `best` (no bound applied):
-            // the rest fail their path; rank them in order as the full scan would.
-            let ranked = Set(best.map(\.ordinal))
-            let facts = NearMissRequestFacts(view)
-            func rankRest<Pool: NearMissPool>(_ pool: Pool, base: Int) {
-                let offered = pool.offered
-                var next = 0
-                for position in 0..<pool.count {
-                    // Cheapest tests first: this loop sees every stub of 100,000.
-                    while next < offered.count && offered[next] < position { next += 1 }
-                    let isOffered = next < offered.count && offered[next] == position
-                    let bound = best.count == count ? best[count - 1].score : nil
-                    let hint = pool.hint(at: position)
-                    if let bound, !isOffered,
-                        let lowest = hint.bestScoreWithFailedPath(facts),
-                        !(lowest < bound)
-                    {
-                        continue
-                    }
-                    if hint.conditionCount == 0 || (!ranked.isEmpty && ranked.contains(base + position)) { continue }
-                    guard let stub = pool.stub(at: position), let score = score(stub.conditions, view, betterThan: bound) else { continue }
-                    insert(score, stub, base + position)
-                }
-            }
-            rankRest(first, base: 0)
-            if let second { rankRest(second, base: first.count) }
-        }
-        return best.map { ($0.stub, score($0.stub.conditions, view).failed) }
     }
 }

@@ -17,6 +17,9 @@ enum NearMissRanking {
         var distance: Double
         var matchedCount: Int
 
+        /// Below every score: the bound of a stub nothing is known about.
+        static let lowest = Score(pathMiss: 0, methodFailed: false, failedCount: 0, distance: -.infinity, matchedCount: .max)
+
         static func < (left: Score, right: Score) -> Bool {
             if left.pathMiss != right.pathMiss { return left.pathMiss < right.pathMiss }
             if left.methodFailed != right.methodFailed { return !left.methodFailed }
@@ -47,10 +50,11 @@ enum NearMissRanking {
         return (score, failed)
     }
 
-    /// The score, or nil as soon as it cannot be better than `bound` (that stub cannot make the
-    /// list). Allocation-free, and the path and method are looked at first: every unmatched
-    /// request ranks every stub, 100,000 of them with a large admin-built configuration.
-    static func score(_ conditions: [RequestCondition], _ view: RequestView, betterThan bound: Score?) -> Score? {
+    /// The score, or nil as soon as it cannot be better than `bound` (or as good, `orEqual`:
+    /// a stub tried before the list's last wins a tie): that stub cannot make the list.
+    /// Allocation-free, and the path and method are looked at first: an unmatched request may
+    /// rank many stubs, of 100,000 with a large admin-built configuration.
+    static func score(_ conditions: [RequestCondition], _ view: RequestView, betterThan bound: Score?, orEqual: Bool = false) -> Score? {
         var hasPath = false
         var pathFailed = false
         for condition in conditions where condition.aspect == .path {
@@ -73,7 +77,7 @@ enum NearMissRanking {
         let score = Score(
             pathMiss: pathMiss, methodFailed: methodFailed, failedCount: failedCount, distance: distance,
             matchedCount: conditions.count - failedCount)
-        if let bound, !(score < bound) { return nil }
+        if let bound, orEqual ? bound < score : !(score < bound) { return nil }
         return score
     }
 

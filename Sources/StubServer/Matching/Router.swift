@@ -50,8 +50,8 @@ public final class Router: Sendable {
     /// Sessions with request conditions, counted once (the near-miss page's last line).
     let comparedSessions: Int
     private let index: RouteIndex
-    /// Per stub, what bounds its near-miss score without evaluating it.
-    private let nearMissHints: [NearMissHint]
+    /// What bounds each stub's near-miss score without evaluating it, arranged best-first.
+    private let nearMissIndex: NearMissIndex
     /// Recordings, saved-exchange files and the upstream client the stubs share.
     let runtime: StubRuntime
     /// Where the stubs' scenarios keep their states.
@@ -80,7 +80,9 @@ public final class Router: Sendable {
         comparedSessions = NearMissReport.comparedSessions(stubs)
         stubReferences = UnmanagedList(stubs)
         index = RouteIndex(stubs, adjustingKeys: adjust)
-        nearMissHints = stubs.map(NearMissHint.init)
+        var nearMissIndex = NearMissIndex(newestFirst: false)
+        for stub in stubs { nearMissIndex.insert(NearMissHint(stub)) }
+        self.nearMissIndex = nearMissIndex
         scenarios = options.scenarios
         var names: [String] = []
         for definition in definitions {
@@ -224,7 +226,7 @@ public final class Router: Sendable {
 
     /// The stubs whose path can hold come from the index, not a scan (100,000 added stubs).
     func nearMissPool(_ view: RequestView) -> NearMissRanking.Pool {
-        NearMissRanking.Pool(stubs: stubs, hints: nearMissHints, offered: index.candidatesForEveryMethod(path: view.path))
+        NearMissRanking.Pool(stubs: stubs, candidates: nearMissIndex, offered: index.candidatesForEveryMethod(path: view.path))
     }
 
     /// The compiled stubs (catch-alls last), for the ranking tests.

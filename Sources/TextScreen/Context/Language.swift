@@ -74,7 +74,7 @@ public struct Language: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// Right-to-left when the locale's language is written right to left.
     public static func defaultDirection(forLocale identifier: String) -> LayoutDirection {
-        let code = identifier.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? ""
+        let code = LocaleSubtags.language(of: identifier)
         return rightToLeftLanguages.contains(code) ? .rightToLeft : .leftToRight
     }
 }

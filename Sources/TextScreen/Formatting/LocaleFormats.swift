@@ -36,13 +36,13 @@ public struct LocaleFormats: Sendable {
 
     /// The table for a locale identifier or language code (`de_DE`, `pt-BR`, `ja`).
     public static func forLocale(_ identifier: String) -> LocaleFormats {
-        let code = identifier.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? ""
+        let code = LocaleSubtags.language(of: identifier)
         return tables[code] ?? neutral
     }
 
     /// Whether `identifier`'s language has its own table (otherwise ``neutral`` is used).
     public static func isKnown(_ identifier: String) -> Bool {
-        let code = identifier.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? ""
+        let code = LocaleSubtags.language(of: identifier)
         return tables[code] != nil
     }
 

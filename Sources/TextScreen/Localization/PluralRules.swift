@@ -15,7 +15,7 @@ public struct PluralRules: Sendable, Hashable, Codable {
 
     /// Rules for a language code or locale identifier (`"pl"`, `"pt-BR"`, `"zh_Hans_CN"`).
     public init(languageCode: String) {
-        let parts = languageCode.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        let parts = LocaleSubtags.of(languageCode)
         let language = parts.first ?? ""
         if language == "pt", parts.dropFirst().contains("pt") {
             key = "pt_PT"
@@ -30,7 +30,7 @@ public struct PluralRules: Sendable, Hashable, Codable {
 
     /// Whether TextScreen has this language's own rules (otherwise it uses the English rule).
     public static func isKnown(_ languageCode: String) -> Bool {
-        let language = languageCode.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? ""
+        let language = LocaleSubtags.language(of: languageCode)
         return known.contains(language) || ["iw", "no", "nn"].contains(language)
     }
 
@@ -54,30 +54,25 @@ public struct PluralRules: Sendable, Hashable, Codable {
             return .other
         case "fr", "pt":
             if n == 0 || n == 1 { return .one }
-            if n != 0 && n % 1_000_000 == 0 { return .many }
-            return .other
+            return Self.isWholeMillions(n) ? .many : .other
         case "es", "it", "ca", "pt_PT":
             if n == 1 { return .one }
-            if n != 0 && n % 1_000_000 == 0 { return .many }
-            return .other
+            return Self.isWholeMillions(n) ? .many : .other
         case "hi", "bn", "fa", "zu":
             return n == 0 || n == 1 ? .one : .other
         case "ru", "uk", "be":
             if mod10 == 1 && mod100 != 11 { return .one }
-            if (2...4).contains(mod10) && !(12...14).contains(mod100) { return .few }
-            return .many
+            return Self.endsInTwoToFourButNotTeen(mod10: mod10, mod100: mod100) ? .few : .many
         case "pl":
             if n == 1 { return .one }
-            if (2...4).contains(mod10) && !(12...14).contains(mod100) { return .few }
-            return .many
+            return Self.endsInTwoToFourButNotTeen(mod10: mod10, mod100: mod100) ? .few : .many
         case "cs", "sk":
             if n == 1 { return .one }
             if (2...4).contains(n) { return .few }
             return .other
         case "hr", "sr", "bs":
             if mod10 == 1 && mod100 != 11 { return .one }
-            if (2...4).contains(mod10) && !(12...14).contains(mod100) { return .few }
-            return .other
+            return Self.endsInTwoToFourButNotTeen(mod10: mod10, mod100: mod100) ? .few : .other
         case "sl":
             if mod100 == 1 { return .one }
             if mod100 == 2 { return .two }
@@ -124,6 +119,16 @@ public struct PluralRules: Sendable, Hashable, Codable {
         default: // en, de, nl, sv, da, nb, fi, el, hu, tr, bg, et, ka: one for exactly 1.
             return n == 1 ? .one : .other
         }
+    }
+
+    /// CLDR's `many` in the Romance languages: a whole number of millions (`1 000 000 de livres`).
+    private static func isWholeMillions(_ n: UInt) -> Bool {
+        n != 0 && n % 1_000_000 == 0
+    }
+
+    /// CLDR's `few` in the Slavic languages: ends in 2, 3 or 4, but not 12, 13 or 14 (`22 книги`).
+    private static func endsInTwoToFourButNotTeen(mod10: UInt, mod100: UInt) -> Bool {
+        (2...4).contains(mod10) && !(12...14).contains(mod100)
     }
 
     /// The categories the language uses, in CLDR order (`zero one two few many other`).

@@ -35,10 +35,7 @@ public struct DiffHint: Sendable, Equatable {
     public init(old: String, oldHasNewline: Bool = true, new: String, newHasNewline: Bool = true) {
         let a = Array(old.unicodeScalars)
         let b = Array(new.unicodeScalars)
-        var prefix = 0
-        while prefix < a.count && prefix < b.count && a[prefix] == b[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < a.count - prefix && suffix < b.count - prefix && a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
+        let (prefix, suffix) = LineDiff.commonEnds(a, b)
 
         let column = DiffHint.column(of: prefix, in: old.utf8.count <= new.utf8.count ? new : old)
         var notes: [String] = []

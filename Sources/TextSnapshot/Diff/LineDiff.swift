@@ -15,23 +15,16 @@ public enum LineDiff {
     public static func edits<Element: Hashable>(_ old: [Element], _ new: [Element]) -> [Edit] {
         // Intern lines so the inner loop compares integers.
         var ids: [Element: Int] = [:]
-        let a = old.map { element in
-            ids[element]
-                ?? {
-                    let id = ids.count; ids[element] = id; return id
-                }()
+        func intern(_ element: Element) -> Int {
+            if let id = ids[element] { return id }
+            let id = ids.count
+            ids[element] = id
+            return id
         }
-        let b = new.map { element in
-            ids[element]
-                ?? {
-                    let id = ids.count; ids[element] = id; return id
-                }()
-        }
+        let a = old.map(intern)
+        let b = new.map(intern)
 
-        var prefix = 0
-        while prefix < a.count && prefix < b.count && a[prefix] == b[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < a.count - prefix && suffix < b.count - prefix && a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
+        let (prefix, suffix) = commonEnds(a, b)
 
         var result: [Edit] = (0..<prefix).map { .equal($0, $0) }
         let middleA = Array(a[prefix..<(a.count - suffix)])
@@ -47,6 +40,16 @@ public enum LineDiff {
             result.append(.equal(a.count - suffix + offset, b.count - suffix + offset))
         }
         return result
+    }
+
+    /// How many elements `a` and `b` share at the start, then at the end of what is left (the
+    /// part a diff need not search).
+    static func commonEnds<Element: Equatable>(_ a: [Element], _ b: [Element]) -> (prefix: Int, suffix: Int) {
+        var prefix = 0
+        while prefix < a.count && prefix < b.count && a[prefix] == b[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < a.count - prefix && suffix < b.count - prefix && a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
+        return (prefix, suffix)
     }
 
     static func myers(_ a: [Int], _ b: [Int]) -> [Edit] {

@@ -57,6 +57,15 @@ final class MatchJSONTests: XCTestCase {
             expected.message(for: .to))
     }
 
+    func testMissingCommasAreReportedWhereTheNextItemStarts() throws {
+        XCTAssertTrue(
+            try result("[1 2]", "[1]").message(for: .to).hasSuffix(
+                "invalid JSON at line 1, column 4 (byte 3): expected ',' or ']' in array"))
+        XCTAssertTrue(
+            try result(#"{"a": 1 "b": 2}"#, #"{"a": 1}"#).message(for: .to).hasSuffix(
+                "invalid JSON at line 1, column 9 (byte 8): expected ',' or '}' in object"))
+    }
+
     func testDataAndEncodableForms() throws {
         let data: Matcher<Data> = matchJSON(#"{"ok": true}"#)
         XCTAssertTrue(try data.evaluate(Data(#"{ "ok" : true }"#.utf8)).passes(.to))

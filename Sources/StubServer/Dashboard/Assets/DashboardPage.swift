@@ -25,7 +25,10 @@ extension DashboardAssets {
           <section class="requests">
             <div class="section-head">
               <h2>Requests <span id="request-count" class="count">0</span></h2>
-              <label class="filter"><input type="checkbox" id="only-unmatched"> only unmatched</label>
+              <span class="filters">
+                <label class="filter contract-filter" id="contract-filter" hidden><input type="checkbox" id="only-violations"> only contract violations <span id="violation-count" class="count violations">0</span></label>
+                <label class="filter"><input type="checkbox" id="only-unmatched"> only unmatched</label>
+              </span>
             </div>
             <p id="no-requests" class="empty">No requests yet. Send one to this server and it shows here at once.</p>
             <ol id="requests" class="request-list"></ol>

@@ -11,6 +11,7 @@ extension DashboardAssets {
           const $ = (id) => document.getElementById(id);
           const stubHits = new Map();     // stub id → its hits element
           let requestCount = 0;
+          let violatingCount = 0;
 
           function el(tag, className, text) {
             const node = document.createElement(tag);
@@ -28,7 +29,8 @@ extension DashboardAssets {
 
           function requestRow(request, fresh) {
             const unmatched = !request.stub;
-            const row = el("li", "request" + (request.rejection ? " refused" : unmatched ? " unmatched" : "") + (fresh ? " fresh" : ""));
+            const violations = Array.isArray(request.contractViolations) ? request.contractViolations : [];
+            const row = el("li", "request" + (request.rejection ? " refused" : unmatched ? " unmatched" : "") + (violations.length ? " violates" : "") + (fresh ? " fresh" : ""));
             row.dataset.sequence = request.sequence;
             const line = el("div", "request-line");
             line.append(
@@ -39,7 +41,19 @@ extension DashboardAssets {
               el("span", "answer", request.stub ? "→ " + request.stub : request.rejection ? "refused: " + request.rejection : "no match"),
               el("span", "duration", (request.durationMs || 0).toFixed(1) + " ms"));
             line.querySelector(".target").title = line.querySelector(".target").textContent;
+            if (violations.length) line.insertBefore(el("span", "contract", "✗ contract " + violations.length), line.querySelector(".answer"));
             row.append(line);
+            if (violations.length) {
+              // What the API's OpenAPI document says about this exchange (start --openapi).
+              const box = el("div", "contract-violations");
+              box.append(el("div", "contract-head", violations.length === 1 ? "breaks the API contract:" : "breaks the API contract in " + violations.length + " ways:"));
+              for (const violation of violations) {
+                const item = el("div", "violation");
+                item.append(el("span", "side", violation.side + " " + violation.location + ": "), document.createTextNode(String(violation.message)));
+                box.append(item);
+              }
+              row.append(box);
+            }
             const misses = request.nearMisses || (request.nearMiss ? [request.nearMiss] : []);
             if (unmatched && misses.length) {
               const list = el("div", "near-misses");
@@ -69,10 +83,15 @@ extension DashboardAssets {
             let next = list.firstElementChild;
             while (next && Number(next.dataset.sequence) > request.sequence) next = next.nextElementSibling;
             list.insertBefore(row, next);
-            row.hidden = $("only-unmatched").checked && !row.classList.contains("unmatched");
+            row.hidden = filteredOut(row);
             while (list.children.length > maxRows) list.lastElementChild.remove();
             requestCount += 1;
             $("request-count").textContent = requestCount;
+            if (row.classList.contains("violates")) {
+              violatingCount += 1;
+              $("violation-count").textContent = violatingCount;
+              $("contract-filter").hidden = false;
+            }
             $("no-requests").hidden = true;
             if (fresh && request.stub) countHit(request.stub);
           }
@@ -80,14 +99,26 @@ extension DashboardAssets {
           function clearRequests() {
             $("requests").replaceChildren();
             requestCount = 0;
+            violatingCount = 0;
             $("request-count").textContent = "0";
+            $("violation-count").textContent = "0";
             $("no-requests").hidden = false;
+          }
+
+          function filteredOut(row) {
+            return ($("only-unmatched").checked && !row.classList.contains("unmatched"))
+              || ($("only-violations").checked && !row.classList.contains("violates"));
+          }
+
+          function applyFilters() {
+            for (const row of $("requests").children) row.hidden = filteredOut(row);
           }
 
           $("only-unmatched").addEventListener("change", (event) => {
             $("requests").classList.toggle("only-unmatched", event.target.checked);
-            for (const row of $("requests").children) row.hidden = event.target.checked && !row.classList.contains("unmatched");
+            applyFilters();
           });
+          $("only-violations").addEventListener("change", applyFilters);
 
           // MARK: stubs, scenarios, reloads
 
@@ -146,6 +177,10 @@ extension DashboardAssets {
             }
             $("no-scenarios").hidden = state.scenarios.length > 0;
             renderReload(state.reload);
+            if (state.contract) {
+              $("contract-filter").hidden = false;
+              $("contract-filter").title = "requests and stub responses checked against " + state.contract;
+            }
           }
 
           function renderReload(reload) {

@@ -45,6 +45,13 @@ extension DashboardAssets {
         .near-miss-head b { color: var(--text); font: 600 12px var(--mono); }
         .difference { font: 12px var(--mono); white-space: pre-wrap; word-break: break-word; }
         .difference::before { content: "✗ "; color: var(--miss); }
+        .filters { display: flex; gap: 14px; }
+        .count.violations { background: var(--miss-bg); color: var(--miss); }
+        .contract { font: 600 11px var(--mono); flex: none; padding: 1px 6px; border-radius: 4px; background: var(--miss-bg); color: var(--miss); }
+        .contract-violations { margin: 6px 0 2px 66px; border-left: 3px solid var(--miss); padding: 4px 10px; background: var(--miss-bg); border-radius: 0 6px 6px 0; }
+        .contract-head { font-size: 12px; color: var(--muted); }
+        .violation { font: 12px var(--mono); white-space: pre-wrap; word-break: break-word; }
+        .violation .side { font-weight: 600; }
         details.exchange { margin: 4px 0 0 66px; }
         details.exchange summary { cursor: pointer; color: var(--muted); font-size: 12px; }
         details.exchange pre { margin: 6px 0 0; padding: 8px; background: var(--bg); border-radius: 6px; font: 12px var(--mono); white-space: pre-wrap; word-break: break-word; max-height: 240px; overflow: auto; }
