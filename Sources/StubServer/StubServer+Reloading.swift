@@ -52,10 +52,11 @@ extension StubServer {
         lock.unlock()
         switch source {
         case .config(let path):
-            loaded = try ConfigLoader.load(config: path, workingDirectory: Self.directory(options), options: routerOptions)
+            loaded = try ConfigLoader.load(
+                path, option: "-c", environment: nil, workingDirectory: Self.directory(options), options: routerOptions)
         case .settings(let path, let environment):
             loaded = try ConfigLoader.load(
-                settings: path, environment: environment, workingDirectory: Self.directory(options), options: routerOptions)
+                path, option: "-g", environment: environment, workingDirectory: Self.directory(options), options: routerOptions)
         case .stubs(let stubs):
             loaded = LoadedConfig(router: try Router(stubs: stubs, options: routerOptions), watchedFiles: [])
         }
@@ -95,13 +96,7 @@ extension StubServer {
     /// Watches every configuration file (includes too) and reloads on change. `onReload` hears
     /// about each attempt, on a background queue. The CLI uses this; tests may too.
     public func watchConfiguration(onReload: @escaping @Sendable (ReloadEvent) -> Void = { _ in }) {
-        configurationWatch.start(
-            files: watchedFiles,
-            reload: { [weak self] in
-                guard let self else { return nil }
-                try self.reload()
-                return self.watchedFiles
-            }, onReload: onReload)
+        configurationWatch.start(reloading: self, onReload: onReload)
     }
 
     public func stopWatching() {

@@ -10,7 +10,7 @@ import OpenAPI
 /// // … exercise the app against server.baseURL …
 /// XCTAssertEqual(server.journal.requests(matching: .post("/oauth/token")).count, 1)
 /// ```
-public final class StubServer: @unchecked Sendable {
+public final class StubServer: @unchecked Sendable, ReloadableConfiguration {
     /// The toolkit's version, printed by `stubserver version`.
     public static let version = "0.1.0"
 
@@ -116,7 +116,8 @@ public final class StubServer: @unchecked Sendable {
     public convenience init(configFile: String, options: Options = Options()) throws {
         let scenarios = ScenarioStates()
         let loaded = try ConfigLoader.load(
-            config: configFile, workingDirectory: Self.directory(options), options: Self.routerOptions(options, scenarios))
+            configFile, option: "-c", environment: nil, workingDirectory: Self.directory(options),
+            options: Self.routerOptions(options, scenarios))
         self.init(source: .config(path: configFile), loaded: loaded, scenarios: scenarios, options: options)
     }
 
@@ -128,7 +129,7 @@ public final class StubServer: @unchecked Sendable {
     public convenience init(settingsFile: String, environment: String? = nil, options: Options = Options()) throws {
         let scenarios = ScenarioStates()
         let loaded = try ConfigLoader.load(
-            settings: settingsFile, environment: environment, workingDirectory: Self.directory(options),
+            settingsFile, option: "-g", environment: environment, workingDirectory: Self.directory(options),
             options: Self.routerOptions(options, scenarios))
         self.init(source: .settings(path: settingsFile, environment: environment), loaded: loaded, scenarios: scenarios, options: options)
     }

@@ -3,11 +3,7 @@ import StubServerClient
 
 /// `stubserver requests` and `stubserver reset`: the admin API for people at a terminal.
 enum AdminCommands {
-    static let connectionOptions: [CommandLineArguments.Option] = [
-        .init(names: ["-p", "--port"], key: "port", takesValue: true),
-        .init(names: ["--host"], key: "host", takesValue: true),
-        .init(names: ["--admin-token"], key: "admin-token", takesValue: true),
-    ]
+    static let connectionOptions: [CommandLineArguments.Option] = [.port, .host, .adminToken]
 
     static func client(_ parsed: CommandLineArguments, command: String) throws -> StubServerClient {
         // The same default as `start`, so `stubserver start …` then `stubserver requests` just works.
@@ -17,14 +13,8 @@ enum AdminCommands {
 
     static func requests(_ arguments: [String]) throws -> Int32 {
         let name = "requests"
-        let parsed = try CommandLineArguments(
-            arguments,
-            options: connectionOptions + [
-                .init(names: ["--unmatched"], key: "unmatched", takesValue: false),
-                .init(names: ["--limit"], key: "limit", takesValue: true),
-            ], command: name)
-        if parsed.wantsHelp {
-            Console.out(Help.requests)
+        let options = connectionOptions + [.flag("--unmatched"), .value("--limit")]
+        guard let parsed = try CommandLineArguments.parse(arguments, options: options, command: name, help: Help.requests) else {
             return 0
         }
         var limit: Int?
@@ -45,9 +35,7 @@ enum AdminCommands {
 
     static func reset(_ arguments: [String]) throws -> Int32 {
         let name = "reset"
-        let parsed = try CommandLineArguments(arguments, options: connectionOptions, command: name)
-        if parsed.wantsHelp {
-            Console.out(Help.reset)
+        guard let parsed = try CommandLineArguments.parse(arguments, options: connectionOptions, command: name, help: Help.reset) else {
             return 0
         }
         let client = try client(parsed, command: name)

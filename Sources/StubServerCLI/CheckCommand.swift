@@ -9,19 +9,8 @@ enum CheckCommand {
     static let name = "check"
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try CommandLineArguments(
-            arguments,
-            options: [
-                .init(names: ["--openapi"], key: "openapi", takesValue: true),
-                .init(names: ["-c", "--config"], key: "config", takesValue: true),
-                .init(names: ["-g", "--settings"], key: "settings", takesValue: true),
-                .init(names: ["-e", "--env"], key: "env", takesValue: true),
-                .init(names: ["--strict"], key: "strict", takesValue: false),
-                .init(names: ["--format"], key: "format", takesValue: true),
-                .init(names: ["--expect-drift"], key: "expect-drift", takesValue: true),
-            ], command: name)
-        if parsed.wantsHelp {
-            Console.out(Help.check)
+        let options = [.openAPI] + CommandLineArguments.Option.configSource + [.strict, .value("--format"), .value("--expect-drift")]
+        guard let parsed = try CommandLineArguments.parse(arguments, options: options, command: name, help: Help.check) else {
             return 0
         }
         guard let document = parsed["openapi"] else {

@@ -27,15 +27,8 @@ enum DevelopmentCertificateCommand {
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try CommandLineArguments(
-            arguments,
-            options: [
-                .init(names: ["--renew"], key: "renew", takesValue: false),
-                .init(names: ["--new-authority"], key: "new-authority", takesValue: false),
-                .init(names: ["--dir"], key: "dir", takesValue: true),
-            ], command: name)
-        if parsed.wantsHelp {
-            Console.out(Help.cert)
+        let options: [CommandLineArguments.Option] = [.flag("--renew"), .flag("--new-authority"), .value("--dir")]
+        guard let parsed = try CommandLineArguments.parse(arguments, options: options, command: name, help: Help.cert) else {
             return 0
         }
         let directory = parsed["dir"] ?? DevelopmentCertificates.defaultDirectory()

@@ -7,18 +7,12 @@ enum HTTPSOptions {
 
     /// `start --https [--certificate PEM --private-key PEM]`.
     static let startOptions: [CommandLineArguments.Option] = [
-        .init(names: ["--https"], key: "https", takesValue: false),
-        .init(names: ["--certificate"], key: "certificate", takesValue: true),
-        .init(names: ["--private-key"], key: "private-key", takesValue: true),
+        .flag("--https"), .certificate, .privateKey,
     ]
 
     /// moco's `https --https KEYSTORE --keystore STOREPASS --cert KEYPASS`, or PEM files.
     static let httpsOptions: [CommandLineArguments.Option] = [
-        .init(names: ["--https"], key: "https", takesValue: true),
-        .init(names: ["--keystore"], key: "keystore", takesValue: true),
-        .init(names: ["--cert"], key: "cert", takesValue: true),
-        .init(names: ["--certificate"], key: "certificate", takesValue: true),
-        .init(names: ["--private-key"], key: "private-key", takesValue: true),
+        .value("--https"), .value("--keystore"), .value("--cert"), .certificate, .privateKey,
     ]
 
     struct Choice {

@@ -9,11 +9,7 @@ import StubServer
 enum InitCommand {
     static let name = "init"
 
-    static let options: [CommandLineArguments.Option] = [
-        .init(names: ["--openapi"], key: "openapi", takesValue: true),
-        .init(names: ["-o", "--output"], key: "output", takesValue: true),
-        .init(names: ["--force"], key: "force", takesValue: false),
-    ]
+    static let options: [CommandLineArguments.Option] = [.openAPI, .value("-o", "--output"), .flag("--force")]
 
     static func run(_ arguments: [String]) throws -> Int32 {
         guard let parsed = try CommandLineArguments.parse(arguments, options: options, command: name, help: Help.initialise) else {

@@ -6,16 +6,10 @@ enum ShutdownCommand {
     static let name = "shutdown"
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try CommandLineArguments(
-            arguments,
-            options: [
-                .init(names: ["-s", "--shutdown-port"], key: "shutdown", takesValue: true)
-            ], command: name)
-        if parsed.wantsHelp {
-            Console.out(Help.shutdown)
+        guard let parsed = try CommandLineArguments.parse(arguments, options: [.shutdownPort], command: name, help: Help.shutdown) else {
             return 0
         }
-        guard let port = try parsed.port("shutdown", option: "-s", command: name) else {
+        guard let port = try parsed.port("shutdown-port", option: "-s", command: name) else {
             throw UsageError(message: "missing '-s <shutdown-port>'", command: name)
         }
         try ShutdownPort.requestShutdown(port: port)
@@ -28,16 +22,8 @@ enum ValidateCommand {
     static let name = "validate"
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try CommandLineArguments(
-            arguments,
-            options: [
-                .init(names: ["-c", "--config"], key: "config", takesValue: true),
-                .init(names: ["-g", "--settings"], key: "settings", takesValue: true),
-                .init(names: ["-e", "--env"], key: "env", takesValue: true),
-                .init(names: ["--strict"], key: "strict", takesValue: false),
-            ], command: name)
-        if parsed.wantsHelp {
-            Console.out(Help.validate)
+        let options = CommandLineArguments.Option.configSource + [.strict]
+        guard let parsed = try CommandLineArguments.parse(arguments, options: options, command: name, help: Help.validate) else {
             return 0
         }
         let source = try ConfigSource(parsed, command: name)

@@ -42,22 +42,17 @@ final class ShutdownPort: @unchecked Sendable {
         guard fd >= 0 else { throw RuntimeFailure("cannot open the shutdown port: \(String(cString: strerror(errno)))") }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(requested).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        var address = loopbackAddress(port: requested)
+        let bound = withGenericAddress(&address) { bind(fd, $0, $1) }
         guard bound == 0, listen(fd, 128) == 0 else {
             let code = errno
             closeDescriptor(fd)
             if code == EADDRINUSE { throw RuntimeFailure("shutdown port \(requested) is already in use") }
             throw RuntimeFailure("cannot listen on shutdown port \(requested): \(String(cString: strerror(code)))")
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        _ = withGenericAddress(&address) { pointer, length in
+            var length = length
+            return getsockname(fd, pointer, &length)
         }
         setNonBlocking(fd)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -189,13 +184,8 @@ final class ShutdownPort: @unchecked Sendable {
         setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
         defer { closeDescriptor(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        var address = loopbackAddress(port: port)
+        let connected = withGenericAddress(&address) { connect(fd, $0, $1) }
         guard connected == 0 else {
             let code = errno
             if retrying && code == ECONNREFUSED { return .gone }
@@ -224,6 +214,22 @@ final class ShutdownPort: @unchecked Sendable {
             default: return .closed // reset: dropped without taking the key
             }
         }
+    }
+}
+
+/// 127.0.0.1:`port`, the only address the shutdown port listens on.
+private func loopbackAddress(port: Int) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return address
+}
+
+/// Calls `body` (bind, connect, getsockname) with `address` as the `sockaddr` and length they take.
+private func withGenericAddress(_ address: inout sockaddr_in, _ body: (UnsafeMutablePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+    withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
 }
 

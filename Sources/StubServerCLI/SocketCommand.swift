@@ -1,39 +1,20 @@
 import Foundation
 import StubServer
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `stubserver socket`: moco's socket server (`-p -c -s -q`), a TCP server answering text.
 enum SocketCommand {
     static let name = "socket"
-    static let options: [CommandLineArguments.Option] = [
-        .init(names: ["-p", "--port"], key: "port", takesValue: true),
-        .init(names: ["-c", "--config"], key: "config", takesValue: true),
-        .init(names: ["-s", "--shutdown-port"], key: "shutdown", takesValue: true),
-        .init(names: ["--host"], key: "host", takesValue: true),
-        .init(names: ["-q", "--quiet"], key: "quiet", takesValue: false),
-        .init(names: ["--threads"], key: "threads", takesValue: true),
-    ]
+    static let options = ServingProcess.options + [.config]
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: options, command: name)
-        if parsed.wantsHelp {
-            Console.out(Help.socket)
-            return 0
-        }
+        guard let parsed = try CommandLineArguments.parse(arguments, options: options, command: name, help: Help.socket) else { return 0 }
         guard let config = parsed["config"] else { throw UsageError(message: "missing '-c <config>'", command: name) }
         let port = try parsed.port("port", option: "-p", command: name) ?? 12306
-        let shutdownPort = try parsed.port("shutdown", option: "-s", command: name) ?? 0
+        let shutdownPort = try parsed.port("shutdown-port", option: "-s", command: name) ?? 0
         let host = parsed["host"] ?? "127.0.0.1"
         let threads = try parsed.number("threads", option: "--threads", in: 1...1024, command: name)
 
-        signal(SIGPIPE, SIG_IGN)
-        StartCommand.raiseDescriptorLimit()
-        StartCommand.prepareStopSignals()
+        ServingProcess.prepare()
 
         var serverOptions = SocketStubServer.Options(host: host, port: port)
         serverOptions.eventLoopCount = threads ?? 0
@@ -56,46 +37,10 @@ enum SocketCommand {
         } catch {
             throw RuntimeFailure("\(error)")
         }
-        server.watchConfiguration { event in
-            log.flush()
-            switch event {
-            case .reloaded(let files):
-                Console.out("\(files.map(StartCommand.displayName).joined(separator: ", ")) changed; configuration reloaded")
-            case .failed(let files, let error):
-                Console.err(
-                    "\(files.map(StartCommand.displayName).joined(separator: ", ")) changed but the configuration is broken; still serving the last good one:"
-                )
-                for line in "\(error)".split(separator: "\n") { Console.err("  \(line)") }
-            }
-        }
+        server.watchConfiguration(onReload: ServingProcess.reloadReporter(log: log))
         Console.out("Server is started at \(server.port)")
 
-        let finished = DispatchSemaphore(value: 0)
-        let stopOnce = StopOnce {
-            server.stop()
-            log.flush()
-            Console.out("Server stopped.")
-            finished.signal()
-        }
-        let shutdown: ShutdownPort
-        do {
-            shutdown = try ShutdownPort(port: shutdownPort) { stopOnce.run() }
-        } catch {
-            server.stop()
-            throw error
-        }
-        Console.out("Shutdown port is \(shutdown.port)")
-        let signalThread = Thread {
-            var mask = StartCommand.stopSignalMask()
-            var received: Int32 = 0
-            while sigwait(&mask, &received) != 0 {}
-            stopOnce.run()
-        }
-        signalThread.name = "stubserver-signals"
-        signalThread.start()
-        finished.wait()
-        shutdown.stopListening()
-        return 0
+        return try ServingProcess.serveUntilStopped(shutdownPort: shutdownPort, log: log) { server.stop() }
     }
 
     /// `received "foo" → sent "bar" (socket.json#0)`, or `received "x": no match (closest: …)`.

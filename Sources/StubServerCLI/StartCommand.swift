@@ -17,36 +17,24 @@ enum StartCommand {
     static func servingLine(stubs: Int, files: Int, url: String) -> String {
         "Serving \(stubs) \(stubs == 1 ? "stub" : "stubs") from \(files) \(files == 1 ? "file" : "files") on \(url)"
     }
-    static let options: [CommandLineArguments.Option] = [
-        .init(names: ["-p", "--port"], key: "port", takesValue: true),
-        .init(names: ["-c", "--config"], key: "config", takesValue: true),
-        .init(names: ["-g", "--settings"], key: "settings", takesValue: true),
-        .init(names: ["-e", "--env"], key: "env", takesValue: true),
-        .init(names: ["-s", "--shutdown-port"], key: "shutdown", takesValue: true),
-        .init(names: ["--host"], key: "host", takesValue: true),
-        .init(names: ["-q", "--quiet"], key: "quiet", takesValue: false),
-        .init(names: ["--threads"], key: "threads", takesValue: true),
-        .init(names: ["--content-length"], key: "content-length", takesValue: true),
-        .init(names: ["--max-memory"], key: "max-memory", takesValue: true),
-        .init(names: ["--admin-token"], key: "admin-token", takesValue: true),
-        .init(names: ["--no-admin"], key: "no-admin", takesValue: false),
-        .init(names: ["--allowed-host"], key: "allowed-host", takesValue: true),
-        .init(names: ["--openapi"], key: "openapi", takesValue: true),
-    ]
+    static let options: [CommandLineArguments.Option] =
+        ServingProcess.options + CommandLineArguments.Option.configSource + [
+            .value("--content-length"), .value("--max-memory"), .adminToken, .flag("--no-admin"), .value("--allowed-host"),
+            .openAPI,
+        ]
 
     /// `start`, or moco's `https` task (`https: true`: a keystore or PEM files are required).
     static func run(_ arguments: [String], https: Bool = false) throws -> Int32 {
         let name = https ? HTTPSOptions.command : name
-        let parsed = try CommandLineArguments(
-            arguments, options: options + (https ? HTTPSOptions.httpsOptions : HTTPSOptions.startOptions), command: name)
-        if parsed.wantsHelp {
-            Console.out(https ? Help.https : Help.start)
-            return 0
-        }
+        guard
+            let parsed = try CommandLineArguments.parse(
+                arguments, options: options + (https ? HTTPSOptions.httpsOptions : HTTPSOptions.startOptions), command: name,
+                help: https ? Help.https : Help.start)
+        else { return 0 }
         let tls = try HTTPSOptions.identity(parsed, https: https, command: name)
         let source = try ConfigSource(parsed, command: name)
         let port = try parsed.port("port", option: "-p", command: name) ?? defaultPort
-        let shutdownPort = try parsed.port("shutdown", option: "-s", command: name) ?? 0
+        let shutdownPort = try parsed.port("shutdown-port", option: "-s", command: name) ?? 0
         let host = parsed["host"] ?? "127.0.0.1"
         let quiet = parsed.has("quiet")
         let threads = try parsed.number("threads", option: "--threads", in: 1...1024, command: name)
@@ -60,11 +48,7 @@ enum StartCommand {
         }
         let maxMemory = try parsed.byteSize("max-memory", option: "--max-memory", command: name)
 
-        // The process is ours: a peer vanishing mid-write must never kill it. (The library
-        // itself never touches signal dispositions; it uses MSG_NOSIGNAL / SO_NOSIGPIPE.)
-        signal(SIGPIPE, SIG_IGN)
-        raiseDescriptorLimit()
-        prepareStopSignals()
+        ServingProcess.prepare()
 
         if parsed.has("no-admin") && parsed["admin-token"] != nil {
             throw UsageError(message: "'--no-admin' and '--admin-token' cannot be used together", command: name)
@@ -75,6 +59,7 @@ enum StartCommand {
         var serverOptions = StubServer.Options(host: host, port: port, limits: limits)
         serverOptions.tls = tls?.identity
         if let maxMemory { serverOptions.limits.maxMemoryBytes = maxMemory }
+        serverOptions.limits.chargesProcessBaseline = true // the process is the server: the budget bounds all of it
         if parsed.has("no-admin") {
             serverOptions.admin = .off
         } else if let token = parsed["admin-token"] {
@@ -119,19 +104,7 @@ enum StartCommand {
         }
         // Watching starts before the start line: an edit made once the line is out (a user's,
         // or a test's that waits for it) was missed when it landed before the watch was armed.
-        server.watchConfiguration { event in
-            log.flush()
-            switch event {
-            case .reloaded(let files):
-                Console.out("\(files.map(displayName).joined(separator: ", ")) changed; configuration reloaded")
-                for warning in server.warnings { Console.err("stubserver: warning: \(warning)") }
-            case .failed(let files, let error):
-                Console.err(
-                    "\(files.map(displayName).joined(separator: ", ")) changed but the configuration is broken; still serving the last good one:"
-                )
-                for line in "\(error)".split(separator: "\n") { Console.err("  \(line)") }
-            }
-        }
+        server.watchConfiguration(onReload: ServingProcess.reloadReporter(log: log, warnings: { server.warnings }))
         Console.out("Server is started at \(server.port)") // moco's line, first: scripts wait for it
         Console.out(servingLine(stubs: server.stubCount, files: server.watchedFiles.count, url: server.baseURL.absoluteString))
         if let tls {
@@ -141,95 +114,9 @@ enum StartCommand {
         let loops = server.eventLoopCount
         Console.out("Event loops: \(loops) (\(threads == nil ? "one per usable CPU" : "--threads"))")
 
-        let finished = DispatchSemaphore(value: 0)
-        let stopOnce = StopOnce {
+        return try ServingProcess.serveUntilStopped(shutdownPort: shutdownPort, log: log, stopRequest: stopRequest) {
             server.stop()
-            log.flush()
-            Console.out("Server stopped.")
-            finished.signal()
         }
-        stopRequest.action = { stopOnce.run() }
-        let shutdown: ShutdownPort
-        do {
-            shutdown = try ShutdownPort(port: shutdownPort) { stopOnce.run() }
-        } catch {
-            server.stop()
-            throw error
-        }
-        Console.out("Shutdown port is \(shutdown.port)")
-
-        // Signals are waited for on a thread of their own (never the global dispatch pool,
-        // which a flood of work can starve), so SIGTERM stops within the graceful-stop time.
-        let signalThread = Thread {
-            var mask = stopSignalMask()
-            var received: Int32 = 0
-            while sigwait(&mask, &received) != 0 {}
-            stopOnce.run()
-        }
-        signalThread.name = "stubserver-signals"
-        signalThread.start()
-        finished.wait()
-        shutdown.stopListening()
-        return 0
-    }
-
-    /// Paths in messages as the user wrote them where possible (relative to the working directory).
-    static func displayName(_ path: String) -> String {
-        let directory = FileManager.default.currentDirectoryPath + "/"
-        return path.hasPrefix(directory) ? String(path.dropFirst(directory.count)) : path
-    }
-
-    /// Blocks SIGINT and SIGTERM before any other thread exists, so every thread inherits the
-    /// mask and the signals stay pending until the signal thread's `sigwait` takes them (an
-    /// ignored signal would be dropped; an unblocked one would kill the process).
-    static func prepareStopSignals() {
-        signal(SIGINT, SIG_DFL) // a shell may start background jobs with SIGINT ignored
-        signal(SIGTERM, SIG_DFL)
-        var mask = stopSignalMask()
-        pthread_sigmask(SIG_BLOCK, &mask, nil)
-    }
-
-    static func stopSignalMask() -> sigset_t {
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        sigaddset(&mask, SIGINT)
-        sigaddset(&mask, SIGTERM)
-        return mask
-    }
-
-    /// Many idle keep-alive clients need descriptors; lift the soft limit (see ``DescriptorLimit``).
-    static func raiseDescriptorLimit() {
-        DescriptorLimit.raise()
-    }
-}
-
-/// `POST /__admin/shutdown`'s action, set once the stop routine exists.
-final class StopRequest: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: (@Sendable () -> Void)?
-
-    var action: (@Sendable () -> Void)? {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); stored = newValue; lock.unlock() }
-    }
-
-    func run() { action?() }
-}
-
-/// Runs its action the first time only (a signal and the shutdown port may race).
-final class StopOnce: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = false
-    private let action: @Sendable () -> Void
-
-    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
-
-    func run() {
-        lock.lock()
-        let first = !done
-        done = true
-        lock.unlock()
-        if first { action() }
     }
 }
 

@@ -9,13 +9,28 @@ import Darwin
 
 // `stubserver`: exit 0 on success, 64 on a usage error, 1 on a runtime error.
 
-/// The subcommands, and moco's task names that mean one of them (`java -jar moco-runner.jar http …`
-/// is `stubserver start …`). Add an alias here when another moco task maps onto a subcommand.
+/// The subcommands, and other names that mean one of them: moco's task names (`java -jar
+/// moco-runner.jar http …` is `stubserver start …`; add an alias when another moco task maps
+/// onto a subcommand) and `--version`.
 enum Subcommands {
-    static let names = [
-        "start", "https", "socket", "cert", "shutdown", "validate", "check", "init", "requests", "reset", "version", "help",
-    ]
-    static let aliases = ["http": "start"]
+    /// Each subcommand and what runs it.
+    static var commands: KeyValuePairs<String, ([String]) throws -> Int32> {
+        [
+            "start": { try StartCommand.run($0) },
+            "https": { try StartCommand.run($0, https: true) },
+            "socket": SocketCommand.run,
+            "cert": DevelopmentCertificateCommand.run,
+            "shutdown": ShutdownCommand.run,
+            "validate": ValidateCommand.run,
+            "check": CheckCommand.run,
+            "init": InitCommand.run,
+            "requests": AdminCommands.requests,
+            "reset": AdminCommands.reset,
+            "version": VersionCommand.run,
+        ]
+    }
+    static let names = commands.map(\.key) + ["help"]
+    static let aliases = ["http": "start", "--version": "version"]
 }
 
 func runStubServer(_ arguments: [String]) -> Int32 {
@@ -26,36 +41,16 @@ func runStubServer(_ arguments: [String]) -> Int32 {
     }
     let rest = Array(arguments.dropFirst())
     do {
-        switch Subcommands.aliases[subcommand] ?? subcommand {
-        case "-h", "--help", "help":
+        let name = Subcommands.aliases[subcommand] ?? subcommand
+        if ["-h", "--help", "help"].contains(name) {
             Console.out(Help.topLevel)
             return 0
-        case "start":
-            return try StartCommand.run(rest)
-        case "https":
-            return try StartCommand.run(rest, https: true)
-        case "socket":
-            return try SocketCommand.run(rest)
-        case "cert":
-            return try DevelopmentCertificateCommand.run(rest)
-        case "shutdown":
-            return try ShutdownCommand.run(rest)
-        case "validate":
-            return try ValidateCommand.run(rest)
-        case "check":
-            return try CheckCommand.run(rest)
-        case "init":
-            return try InitCommand.run(rest)
-        case "requests":
-            return try AdminCommands.requests(rest)
-        case "reset":
-            return try AdminCommands.reset(rest)
-        case "version", "--version":
-            return try VersionCommand.run(rest)
-        default:
+        }
+        guard let run = Subcommands.commands.first(where: { $0.key == name })?.value else {
             let hint = Suggestion.closest(to: subcommand, among: Subcommands.names).map { "; did you mean '\($0)'?" } ?? ""
             throw UsageError(message: "unknown subcommand '\(subcommand)'\(hint)", command: nil)
         }
+        return try run(rest)
     } catch let error as UsageError {
         Console.err("stubserver: error: \(error.message)")
         Console.err("Run 'stubserver\(error.command.map { " " + $0 } ?? "") --help' for usage.")

@@ -24,20 +24,15 @@ public func haveCount<C: Collection>(_ count: Int) -> Matcher<C> {
 
 /// Passes when the sequence contains every one of `items`.
 public func contain<S: Sequence>(_ items: S.Element...) -> Matcher<S> where S.Element: Equatable {
-    Matcher { actual in
-        let expectation = "contain \(describeList(items))"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
-        let elements = Array(value)
-        let missing = items.filter { !elements.contains($0) }
-        let got = describeValue(elements) + (missing.isEmpty || items.count == 1 ? "" : " (missing \(describeList(missing)))")
-        return MatchResult(missing.isEmpty, expectation: expectation, actual: got)
-    }
+    containAll(items)
 }
 
 /// Passes when the sequence contains every element of `items`: `expect(tags).to(contain(["swift", "ios"]))`.
 public func contain<S: Sequence>(_ items: [S.Element]) -> Matcher<S> where S.Element: Equatable {
+    containAll(items)
+}
+
+private func containAll<S: Sequence>(_ items: [S.Element]) -> Matcher<S> where S.Element: Equatable {
     Matcher { actual in
         let expectation = "contain \(describeList(items))"
         guard let value = try actual.evaluate() else {

@@ -41,14 +41,7 @@ public enum ConfigLoader {
         config path: String,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) throws -> LoadedConfig {
-        try load(config: path, workingDirectory: workingDirectory, options: RouterOptions())
-    }
-
-    static func load(config path: String, workingDirectory: String, options: RouterOptions) throws -> LoadedConfig {
-        var run = LoadRun(workingDirectory: workingDirectory, environment: nil)
-        run.routerOptions = options
-        run.loadTopLevel(path, option: "-c")
-        return try run.finish()
+        try load(path, option: "-c", environment: nil, workingDirectory: workingDirectory, options: RouterOptions())
     }
 
     /// `-g SETTINGS [-e ENV]`: a global settings file; with `environment`, entries without a
@@ -58,13 +51,16 @@ public enum ConfigLoader {
         environment: String?,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) throws -> LoadedConfig {
-        try load(settings: path, environment: environment, workingDirectory: workingDirectory, options: RouterOptions())
+        try load(path, option: "-g", environment: environment, workingDirectory: workingDirectory, options: RouterOptions())
     }
 
-    static func load(settings path: String, environment: String?, workingDirectory: String, options: RouterOptions) throws -> LoadedConfig {
+    /// The file of `-c` or of `-g` (`option`), compiled with the router options of a server.
+    static func load(
+        _ path: String, option: String, environment: String?, workingDirectory: String, options: RouterOptions
+    ) throws -> LoadedConfig {
         var run = LoadRun(workingDirectory: workingDirectory, environment: environment)
         run.routerOptions = options
-        run.loadTopLevel(path, option: "-g")
+        run.loadTopLevel(path, option: option)
         return try run.finish()
     }
 

@@ -134,10 +134,7 @@ extension StubDecoder {
             guard fields.count == 1 else { report(path, "\"xml\" stands alone: {\"xml\": \"expected.xml\"}", at: node.offset); return nil }
             return string(xml, at: path + ".xml").map { FileMatcher(path: $0, comparison: .xml) }
         }
-        guard let name = fields["name"] else {
-            report(path, "expected \"name\" (the file to compare the body with)", at: node.offset)
-            return nil
-        }
+        guard let name = required("name", in: fields, of: node, at: path, meaning: "the file to compare the body with") else { return nil }
         let charset = fields["charset"].flatMap { string($0, at: path + ".charset") }
         return string(name, at: path + ".name").map { FileMatcher(path: $0, charset: charset) }
     }

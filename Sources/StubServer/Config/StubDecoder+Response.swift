@@ -149,10 +149,7 @@ extension StubDecoder {
             let vars = parts["vars"].map { templateVariables($0, at: templatePath() + ".vars") } ?? [:]
             return FileSource(name: .literal(name), rendersContent: true, vars: vars)
         }
-        guard let nameNode = fields["name"] else {
-            report(path, "expected \"name\" (the file to serve)", at: node.offset)
-            return nil
-        }
+        guard let nameNode = required("name", in: fields, of: node, at: path, meaning: "the file to serve") else { return nil }
         let charset = fields["charset"].flatMap { string($0, at: path + ".charset") }
         return textValue(nameNode, at: path + ".name").map { FileSource(name: $0, charset: charset) }
     }

@@ -29,10 +29,7 @@ extension StubDecoder {
         if let text = node.stringValue { return .template(text.trimmedAsMoco(trimsText)) }
         guard let fields = members(node, at: path, allowed: ["with", "vars"], what: "a template string or {\"with\": …, \"vars\": …}")
         else { return nil }
-        guard let with = fields["with"] else {
-            report(path, "expected \"with\" (the template text)", at: node.offset)
-            return nil
-        }
+        guard let with = required("with", in: fields, of: node, at: path, meaning: "the template text") else { return nil }
         guard let source = string(with, at: path + ".with") else { return nil }
         let vars = fields["vars"].map { templateVariables($0, at: path + ".vars") } ?? [:]
         return .template(source, vars: vars)

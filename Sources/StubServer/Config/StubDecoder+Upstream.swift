@@ -140,10 +140,7 @@ extension StubDecoder {
         }
         guard let fields = members(node, at: path, allowed: ["file", "status"], what: "a file name or {\"file\": …, \"status\": […]}")
         else { return nil }
-        guard let fileNode = fields["file"] else {
-            report(path, "expected \"file\" (where exchanges are saved)", at: node.offset)
-            return nil
-        }
+        guard let fileNode = required("file", in: fields, of: node, at: path, meaning: "where exchanges are saved") else { return nil }
         guard let file = string(fileNode, at: path + ".file") else { return nil }
         if file.isEmpty { report(path + ".file", "expected a file name, got an empty string", at: fileNode.offset) }
         var statuses = [400]

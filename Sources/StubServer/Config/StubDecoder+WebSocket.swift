@@ -20,37 +20,25 @@ extension StubDecoder {
         }
         endpoint.connected = fields["connected"].flatMap { messageContent($0, at: wsPath() + ".connected") }
         if let list = fields["pingpongs"] {
-            if let elements = list.elements {
-                for (offset, element) in elements.enumerated() {
-                    func pairPath() -> String { wsPath() + ".pingpongs[\(offset)]" }
-                    guard let pair = members(element, at: pairPath(), allowed: ["ping", "pong"]) else { continue }
-                    guard let ping = pair["ping"], let pong = pair["pong"] else {
-                        report(pairPath(), "expected {\"ping\": \"…\", \"pong\": \"…\"}", at: element.offset)
-                        continue
-                    }
-                    if let ping = controlText(ping, at: pairPath() + ".ping"), let pong = controlText(pong, at: pairPath() + ".pong") {
-                        endpoint.pingPongs.append(.init(ping: ping, pong: pong))
-                    }
+            forEachPair(
+                in: list, at: wsPath() + ".pingpongs", keys: ("ping", "pong"), shape: "{\"ping\": \"…\", \"pong\": \"…\"}",
+                arrayOf: "{\"ping\": …, \"pong\": …}"
+            ) { decoder, pairPath, ping, pong in
+                if let ping = decoder.controlText(ping, at: pairPath + ".ping"),
+                    let pong = decoder.controlText(pong, at: pairPath + ".pong")
+                {
+                    endpoint.pingPongs.append(.init(ping: ping, pong: pong))
                 }
-            } else {
-                expected("an array of {\"ping\": …, \"pong\": …}", at: wsPath() + ".pingpongs", got: list)
             }
         }
         if let list = fields["sessions"] {
-            if let elements = list.elements {
-                for (offset, element) in elements.enumerated() {
-                    func sessionPath() -> String { wsPath() + ".sessions[\(offset)]" }
-                    guard let parts = members(element, at: sessionPath(), allowed: ["request", "response"]) else { continue }
-                    guard let request = parts["request"], let response = parts["response"] else {
-                        report(sessionPath(), "expected {\"request\": \"…\", \"response\": {…}}", at: element.offset)
-                        continue
-                    }
-                    let message = messageContent(request, at: sessionPath() + ".request")
-                    let reply = webSocketReply(response, at: sessionPath() + ".response")
-                    if let message, let reply { endpoint.sessions.append(.init(request: message, response: reply)) }
-                }
-            } else {
-                expected("an array of {\"request\": …, \"response\": …}", at: wsPath() + ".sessions", got: list)
+            forEachPair(
+                in: list, at: wsPath() + ".sessions", keys: ("request", "response"),
+                shape: "{\"request\": \"…\", \"response\": {…}}", arrayOf: "{\"request\": …, \"response\": …}"
+            ) { decoder, sessionPath, request, response in
+                let message = decoder.messageContent(request, at: sessionPath + ".request")
+                let reply = decoder.webSocketReply(response, at: sessionPath + ".response")
+                if let message, let reply { endpoint.sessions.append(.init(request: message, response: reply)) }
             }
         }
         let description = session["description"].flatMap { string($0, at: path + ".description", trim: false) }
@@ -59,6 +47,28 @@ extension StubDecoder {
         definition.scope = scope
         definition.reference = StubReference(file: file, index: index)
         return definition
+    }
+
+    /// Calls `body` with each element of the array `list` that is an object of exactly the two
+    /// `keys` (`pingpongs`, `sessions`), its path and the two values; reports the elements that
+    /// are not (expected `shape`), and a `list` that is not an array of them.
+    private mutating func forEachPair(
+        in list: JSONNode, at path: String, keys: (String, String), shape: String, arrayOf: String,
+        _ body: (inout StubDecoder, String, JSONNode, JSONNode) -> Void
+    ) {
+        guard let elements = list.elements else {
+            expected("an array of " + arrayOf, at: path, got: list)
+            return
+        }
+        for (offset, element) in elements.enumerated() {
+            let elementPath = path + "[\(offset)]"
+            guard let pair = members(element, at: elementPath, allowed: [keys.0, keys.1]) else { continue }
+            guard let first = pair[keys.0], let second = pair[keys.1] else {
+                report(elementPath, "expected " + shape, at: element.offset)
+                continue
+            }
+            body(&self, elementPath, first, second)
+        }
     }
 
     /// A ping or pong payload: text, written as a string or `{"text": …}`.

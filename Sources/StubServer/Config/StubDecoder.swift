@@ -119,6 +119,16 @@ struct StubDecoder {
         return Fields(members: list, count: accepted)
     }
 
+    /// The member `key` of the object `node` (its `fields`), or nil after reporting
+    /// `expected "key" (meaning)` at `path`.
+    mutating func required(_ key: String, in fields: Fields, of node: JSONNode, at path: String, meaning: String) -> JSONNode? {
+        guard let value = fields[key] else {
+            report(path, "expected \(quoted(key)) (\(meaning))", at: node.offset)
+            return nil
+        }
+        return value
+    }
+
     // MARK: - Scalars
 
     /// A string, trimmed as moco trims its text containers.

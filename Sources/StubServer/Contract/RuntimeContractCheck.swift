@@ -62,33 +62,11 @@ struct RuntimeContractCheck: Sendable {
         for parameter in operation.parameters {
             switch parameter.location {
             case .query:
-                let values = queryValues[parameter.name] ?? []
-                if values.isEmpty {
-                    if parameter.required && !carriesProperties(of: parameter, in: queryValues) {
-                        found.append(
-                            Finding(
-                                side: .request, location: "query.\(parameter.name)",
-                                message: "missing the required query parameter \"\(parameter.name)\""))
-                    }
-                    continue
-                }
-                for problem in problems(values, parameter) {
-                    found.append(Finding(side: .request, location: "query.\(parameter.name)", message: problem))
-                }
+                found += checkValues(
+                    queryValues[parameter.name] ?? [], of: parameter, location: "query", kind: "query parameter",
+                    absenceExcused: carriesProperties(of: parameter, in: queryValues))
             case .header:
-                let values = request.headers.values(for: parameter.name)
-                if values.isEmpty {
-                    if parameter.required {
-                        found.append(
-                            Finding(
-                                side: .request, location: "header.\(parameter.name)",
-                                message: "missing the required header \"\(parameter.name)\""))
-                    }
-                    continue
-                }
-                for problem in problems(values, parameter) {
-                    found.append(Finding(side: .request, location: "header.\(parameter.name)", message: problem))
-                }
+                found += checkValues(request.headers.values(for: parameter.name), of: parameter, location: "header", kind: "header")
             case .path, .cookie:
                 continue
             }
@@ -119,17 +97,9 @@ struct RuntimeContractCheck: Sendable {
             ]
         }
         guard !response.body.isEmpty, !declared.content.isEmpty else { return [] }
-        let contentType = response.headers["Content-Type"] ?? "application/octet-stream"
-        guard let media = declared.content(for: contentType) else {
-            let types = declared.content.map(\.name).joined(separator: ", ")
-            return [
-                Finding(
-                    side: .response, location: "header.Content-Type",
-                    message: "content type \(contentType) is not declared for \(operation.name) \(response.status) (declared: \(types))")
-            ]
-        }
-        guard MediaType.isJSON(contentType), let schema = media.schema else { return [] }
-        return checkJSON(response.body, schema, side: .response, direction: .response)
+        return checkContent(
+            response.body, contentType: response.headers["Content-Type"], declared: declared.content, lookup: declared.content(for:),
+            of: "\(operation.name) \(response.status)", side: .response)
     }
 
     private func checkRequestBody(_ request: HTTPRequest, _ operation: APIOperation) -> [Finding] {
@@ -140,17 +110,28 @@ struct RuntimeContractCheck: Sendable {
             return body.required
                 ? [Finding(side: .request, location: "body", message: "missing the required request body of \(operation.name)")] : []
         }
-        let contentType = request.headers["Content-Type"] ?? "application/octet-stream"
-        guard let media = body.content(for: contentType) else {
-            let types = body.content.map(\.name).joined(separator: ", ")
+        return checkContent(
+            request.body, contentType: request.headers["Content-Type"], declared: body.content, lookup: body.content(for:),
+            of: "the body of \(operation.name)", side: .request)
+    }
+
+    /// A body's content type among those `declared` (found with `lookup`), then a JSON body
+    /// against its schema. `subject` names the body in the message (`the body of GET /pets`).
+    private func checkContent(
+        _ body: [UInt8], contentType: String?, declared: [MediaType], lookup: (String) -> MediaType?, of subject: String,
+        side: ContractViolation.Side
+    ) -> [Finding] {
+        let contentType = contentType ?? "application/octet-stream"
+        guard let media = lookup(contentType) else {
+            let types = declared.map(\.name).joined(separator: ", ")
             return [
                 Finding(
-                    side: .request, location: "header.Content-Type",
-                    message: "content type \(contentType) is not declared for the body of \(operation.name) (declared: \(types))")
+                    side: side, location: "header.Content-Type",
+                    message: "content type \(contentType) is not declared for \(subject) (declared: \(types))")
             ]
         }
         guard MediaType.isJSON(contentType), let schema = media.schema else { return [] }
-        return checkJSON(request.body, schema, side: .request, direction: .request)
+        return checkJSON(body, schema, side: side, direction: side == .request ? .request : .response)
     }
 
     private func checkJSON(_ bytes: [UInt8], _ schema: DocumentLocation, side: ContractViolation.Side, direction: SchemaValidator.Direction)
@@ -167,6 +148,19 @@ struct RuntimeContractCheck: Sendable {
         return validator.validate(value, against: schema, direction: direction).map {
             Finding(side: side, location: "body $\($0.instancePath)", message: "\($0.message) (schema \($0.schemaLocation))")
         }
+    }
+
+    /// A query parameter's or header's values: missing while required (unless `absenceExcused`),
+    /// or each read the way its schema's type says. `kind` names the parameter in the message.
+    private func checkValues(
+        _ values: [String], of parameter: Parameter, location: String, kind: String, absenceExcused: @autoclosure () -> Bool = false
+    ) -> [Finding] {
+        let location = "\(location).\(parameter.name)"
+        guard !values.isEmpty else {
+            guard parameter.required && !absenceExcused() else { return [] }
+            return [Finding(side: .request, location: location, message: "missing the required \(kind) \"\(parameter.name)\"")]
+        }
+        return problems(values, parameter).map { Finding(side: .request, location: location, message: $0) }
     }
 
     /// Problems of a parameter's values read the way its schema's type says.

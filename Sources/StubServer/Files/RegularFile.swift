@@ -57,7 +57,7 @@ enum RegularFile {
 
     /// Opens `path` (symlinks followed: callers confine the path first) and checks it.
     static func open(_ path: String, cap: Int, kind: String) -> Result<(fd: Int32, info: stat), Failure> {
-        let fd = openDescriptor(path, readFlags)
+        let fd = FileDescriptorCalls.open(path, readFlags)
         guard fd >= 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { return .failure(Failure(message: "no such file \(quoted(path))", isNotFound: true)) }
@@ -124,14 +124,6 @@ enum RegularFile {
         case S_IFSOCK: "a socket"
         default: "not a plain file"
         }
-    }
-
-    private static func openDescriptor(_ path: String, _ flags: Int32) -> Int32 {
-        #if canImport(Glibc)
-        Glibc.open(path, flags)
-        #else
-        Darwin.open(path, flags)
-        #endif
     }
 }
 

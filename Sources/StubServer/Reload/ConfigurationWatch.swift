@@ -38,6 +38,18 @@ final class ConfigurationWatch: @unchecked Sendable {
         watcher.start()
     }
 
+    /// Watches `server`'s files; each change reloads it and watches the files it then has
+    /// (a server gone by then is left alone).
+    func start(reloading server: some ReloadableConfiguration, onReload: @escaping @Sendable (ReloadEvent) -> Void) {
+        start(
+            files: server.watchedFiles,
+            reload: { [weak server] in
+                guard let server else { return nil }
+                try server.reload()
+                return server.watchedFiles
+            }, onReload: onReload)
+    }
+
     private var current: FileWatcher? {
         lock.lock(); defer { lock.unlock() }
         return watcher
@@ -50,4 +62,12 @@ final class ConfigurationWatch: @unchecked Sendable {
         lock.unlock()
         current?.stop()
     }
+}
+
+/// A server `ConfigurationWatch` reloads: `StubServer`, `SocketStubServer`.
+protocol ReloadableConfiguration: AnyObject, Sendable {
+    /// The configuration files, includes too.
+    var watchedFiles: [String] { get }
+    /// Reads the configuration again; on error the last good one keeps serving.
+    func reload() throws
 }

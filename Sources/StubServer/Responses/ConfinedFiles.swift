@@ -175,7 +175,7 @@ enum ConfinedFiles {
     /// Opens component by component from the root, never following a symlink implicitly; a
     /// symlink's target is spliced into the remaining path and must stay inside the root.
     private static func walk(_ components: [String], name: String, root: String) -> Result<OpenedFile, Failure> {
-        let rootFD = openPath(root, directoryFlags & ~O_NOFOLLOW)
+        let rootFD = FileDescriptorCalls.open(root, directoryFlags & ~O_NOFOLLOW)
         guard rootFD >= 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR {
@@ -184,16 +184,16 @@ enum ConfinedFiles {
             return .failure(
                 Failure(message: "the file root \(quoted(root)) cannot be opened: \(String(cString: strerror(code)))", isNotFound: false))
         }
-        defer { _ = closeDescriptor(rootFD) }
+        defer { _ = FileDescriptorCalls.close(rootFD) }
         var pending = Array(components.reversed())
         var resolved: [String] = []
         var directory = rootFD
         var links = 0
         func leave(_ next: Int32) {
-            if directory != rootFD { _ = closeDescriptor(directory) }
+            if directory != rootFD { _ = FileDescriptorCalls.close(directory) }
             directory = next
         }
-        defer { if directory != rootFD { _ = closeDescriptor(directory) } }
+        defer { if directory != rootFD { _ = FileDescriptorCalls.close(directory) } }
         while let component = pending.popLast() {
             let isLast = pending.isEmpty
             let fd = openat(directory, component, isLast ? fileFlags : directoryFlags)
@@ -265,22 +265,6 @@ enum ConfinedFiles {
         case .failure(let failure): return .failure(Failure(message: failure.message, isNotFound: false))
         case .success(let info): return .success(OpenedFile(fd: fd, identity: FileIdentity(info), key: key))
         }
-    }
-
-    private static func openPath(_ path: String, _ flags: Int32) -> Int32 {
-        #if canImport(Glibc)
-        Glibc.open(path, flags)
-        #else
-        Darwin.open(path, flags)
-        #endif
-    }
-
-    static func closeDescriptor(_ fd: Int32) -> Int32 {
-        #if canImport(Glibc)
-        Glibc.close(fd)
-        #else
-        Darwin.close(fd)
-        #endif
     }
 
     /// The path names a regular file (after symlinks).

@@ -233,7 +233,7 @@ final class FileCache: @unchecked Sendable {
             return .failure(failure)
         case .success(let file): opened = file
         }
-        defer { _ = ConfinedFiles.closeDescriptor(opened.fd) }
+        defer { _ = FileDescriptorCalls.close(opened.fd) }
         // Only a file opened in one step, with no symlink anywhere (its key is the target's),
         // is fully covered by the watches on its path.
         let trustable = watching && opened.key == target.key

@@ -14,23 +14,12 @@ final class RecordingStore: @unchecked Sendable {
     static let maxPerGroup = 10_000
     private let lock = NSLock()
     private var memory: [String: [String: HTTPRequest]] = [:]
-    private var tapes: [String: TapeFile] = [:]
+    private let tapes = SavedFilesByPath(open: TapeFile.init(path:))
 
     /// The tape at `path`, loaded once per router.
-    func tape(at path: String) throws(StubCompileProblem) -> TapeFile {
-        lock.lock()
-        defer { lock.unlock() }
-        if let tape = tapes[path] { return tape }
-        let tape = try TapeFile(path: path)
-        tapes[path] = tape
-        return tape
-    }
+    func tape(at path: String) throws(StubCompileProblem) -> TapeFile { try tapes.file(at: path) }
 
-    var allTapes: [TapeFile] {
-        lock.lock()
-        defer { lock.unlock() }
-        return Array(tapes.values)
-    }
+    var allTapes: [TapeFile] { tapes.all }
 
     func record(_ request: HTTPRequest, group: String, identifier: String, tape: TapeFile?) {
         if let tape {
@@ -57,70 +46,36 @@ final class RecordingStore: @unchecked Sendable {
 }
 
 /// A `tape` file: every group's last recording per identifier.
-final class TapeFile: @unchecked Sendable {
-    let path: String
-    private let lock = NSLock()
-    private var recordings: [RecordingStore.Recording]
-    private var writeScheduled = false
-    private let queue: DispatchQueue
+final class TapeFile: Sendable {
+    private let list: SavedListFile<RecordingStore.Recording>
+    var path: String { list.path }
 
     init(path: String) throws(StubCompileProblem) {
-        self.path = path
-        queue = SavedFileQueues.queue(for: path)
-        AtomicFileWriter.removeOrphans(of: path) // an earlier run killed mid-write
-        // Non-blocking, regular files only, size checked before reading (`RegularFile`).
-        let data: Data
-        do throws(RegularFile.Failure) {
-            data = Data(try RegularFile.read(path, cap: RegularFile.tapeCap, kind: "tape"))
-        } catch let error where error.isNotFound {
-            data = Data()
-        } catch {
-            throw StubCompileProblem(path: "", message: error.message)
-        }
-        guard !data.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) else {
-            recordings = []
-            return
-        }
-        do {
-            recordings = try JSONDecoder().decode([RecordingStore.Recording].self, from: data)
-        } catch {
-            throw StubCompileProblem(
-                path: "", message: "\(path) is not a tape ([{\"group\": …, \"identifier\": …, \"request\": …}]): \(error)")
+        list = try SavedListFile(
+            path: path, cap: RegularFile.tapeCap, kind: "tape",
+            what: "a tape ([{\"group\": …, \"identifier\": …, \"request\": …}])")
+        list.onWriteError = { error in
+            FileHandle.standardError.write(Data("stubserver: could not write the tape \(path): \(error)\n".utf8))
         }
     }
 
     func record(_ request: HTTPRequest, group: String, identifier: String) {
         let recording = RecordingStore.Recording(group: group, identifier: identifier, request: SavedRequest(request))
-        lock.lock()
-        if let index = recordings.firstIndex(where: { $0.group == group && $0.identifier == identifier }) {
-            recordings[index] = recording
-        } else {
-            if recordings.count >= RecordingStore.maxPerGroup * 10 { recordings.removeFirst() }
-            recordings.append(recording)
+        list.change { recordings in
+            if let index = recordings.firstIndex(where: { $0.group == group && $0.identifier == identifier }) {
+                recordings[index] = recording
+            } else {
+                if recordings.count >= RecordingStore.maxPerGroup * 10 { recordings.removeFirst() }
+                recordings.append(recording)
+            }
         }
-        let schedule = !writeScheduled
-        writeScheduled = true
-        lock.unlock()
-        if schedule { queue.async { [self] in flush() } }
     }
 
     func recorded(group: String, identifier: String) -> HTTPRequest? {
-        lock.lock()
-        defer { lock.unlock() }
-        return recordings.last(where: { $0.group == group && $0.identifier == identifier })?.request.request
-    }
-
-    func flush() {
-        lock.lock()
-        writeScheduled = false
-        let snapshot = recordings
-        lock.unlock()
-        do {
-            try AtomicFileWriter.write(try AtomicFileWriter.encoder.encode(snapshot), to: path)
-        } catch {
-            FileHandle.standardError.write(Data("stubserver: could not write the tape \(path): \(error)\n".utf8))
+        list.read { recordings in
+            recordings.last(where: { $0.group == group && $0.identifier == identifier })?.request.request
         }
     }
 
-    func waitForWrites() { queue.sync {} }
+    func waitForWrites() { list.waitForWrites() }
 }

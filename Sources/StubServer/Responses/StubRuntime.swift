@@ -4,28 +4,17 @@ import Foundation
 /// tape files (one object per file, however many stubs name it), and the upstream client.
 final class StubRuntime: @unchecked Sendable {
     let recordings = RecordingStore()
-    private let lock = NSLock()
-    private var savedFiles: [String: SavedExchangeFile] = [:]
+    private let savedFiles = SavedFilesByPath(open: SavedExchangeFile.init(path:))
 
     /// The process's upstream client, started only when a stub first needs it (most
     /// configurations have no proxy or event, and should not cost a thread).
     var client: UpstreamClient { UpstreamClient.shared }
 
-    func savedExchanges(at path: String) throws(StubCompileProblem) -> SavedExchangeFile {
-        lock.lock()
-        defer { lock.unlock() }
-        if let file = savedFiles[path] { return file }
-        let file = try SavedExchangeFile(path: path)
-        savedFiles[path] = file
-        return file
-    }
+    func savedExchanges(at path: String) throws(StubCompileProblem) -> SavedExchangeFile { try savedFiles.file(at: path) }
 
     /// Waits for every scheduled write of saved and tape files (tests; a clean stop).
     func waitForWrites() {
-        lock.lock()
-        let files = Array(savedFiles.values)
-        lock.unlock()
-        for file in files { file.waitForWrites() }
+        for file in savedFiles.all { file.waitForWrites() }
         recordings.waitForWrites()
     }
 }

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Each burst of bytes a client sends (what arrives together) is one request, as in moco.
 /// When no session matches, nothing is sent and the connection stays open.
-public final class SocketStubServer: @unchecked Sendable {
+public final class SocketStubServer: @unchecked Sendable, ReloadableConfiguration {
     public struct Options: Sendable {
         /// Numeric address to bind; loopback unless you mean to expose the server.
         public var host = "127.0.0.1"
@@ -108,13 +108,7 @@ public final class SocketStubServer: @unchecked Sendable {
 
     /// Reloads whenever a configuration file changes; `onReload` hears of each attempt.
     public func watchConfiguration(onReload: @escaping @Sendable (ReloadEvent) -> Void = { _ in }) {
-        configurationWatch.start(
-            files: watchedFiles,
-            reload: { [weak self] in
-                guard let self else { return nil }
-                try self.reload()
-                return self.watchedFiles
-            }, onReload: onReload)
+        configurationWatch.start(reloading: self, onReload: onReload)
     }
 
     public func stopWatching() {

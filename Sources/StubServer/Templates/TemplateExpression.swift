@@ -130,10 +130,7 @@ struct TemplateExpressionParser {
             case .symbol("["):
                 advance()
                 let key = try parseExpression()
-                guard case .symbol("]") = current.token else {
-                    throw TemplateSyntaxError(message: "expected ']', got \(describe(current.token))", offset: current.offset)
-                }
-                advance()
+                try consume("]")
                 expression = .index(expression, key)
             case .symbol("("):
                 advance()
@@ -174,16 +171,21 @@ struct TemplateExpressionParser {
         case .symbol("("):
             advance()
             let inner = try parseExpression()
-            guard case .symbol(")") = current.token else {
-                throw TemplateSyntaxError(message: "expected ')', got \(describe(current.token))", offset: current.offset)
-            }
-            advance()
+            try consume(")")
             return inner
         case .end:
             throw TemplateSyntaxError(message: "empty expression", offset: token.offset)
         default:
             throw TemplateSyntaxError(message: "expected a name, a string or a number, got \(describe(token.token))", offset: token.offset)
         }
+    }
+
+    /// Steps over the closing `symbol`, or throws "expected ')', got …".
+    private mutating func consume(_ symbol: Character) throws(TemplateSyntaxError) {
+        guard current.token == .symbol(symbol) else {
+            throw TemplateSyntaxError(message: "expected '\(symbol)', got \(describe(current.token))", offset: current.offset)
+        }
+        advance()
     }
 
     private static func tokenize(_ text: Substring, base: Int) throws(TemplateSyntaxError) -> [(token: Token, offset: Int)] {
