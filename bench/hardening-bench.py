@@ -13,8 +13,8 @@
    (60 s) they are evictable, and a new client is served (within 1 s).
 6. 200 websocket members that never read and 20,000 broadcasts to them: a normal request made
    meanwhile is not slowed (median and worst of 10).
-7. 200 stalled uploads (1.5 MiB announced, all but the last byte sent): peak RSS against the
-   memory budget (what they add to the idle baseline within 5% of it; the absolute peak printed too).
+7. 200 stalled uploads (1.5 MiB announced, all but the last byte sent): the process's peak RSS
+   within 5% of the memory budget (absolute; the growth over the idle baseline printed too).
 8. 100,000 stubs added through the admin API: one more add, one delete, and an unmatched
    request (p50 of 10 each).
 9. 300 clients at once on a stub whose synchronous `on.complete` call goes to a sink that
@@ -366,13 +366,13 @@ def stalled_uploads(workdir, uploads=200, announced=3 << 19):
             uploads_open.append(sock)
         time.sleep(2)
         peak = server.rss_mb("VmHWM")
-        # rss_mb reads kB / 1024: MiB. The budget bounds what clients make the server hold; the
-        # process's own baseline (code, runtime, threads) comes on top of it.
+        # rss_mb reads kB / 1024: MiB. The standalone server charges its own idle footprint and
+        # every connection's reserve and buffers, so the budget bounds the whole process.
         ratio, growth = peak / BUDGET_MB, (peak - baseline) / BUDGET_MB
-        print(f"  peak RSS {peak:.1f} MB = {ratio * 100:.1f}% of the {BUDGET_MB} MiB budget; {peak - baseline:.1f} MB above the "
-              f"{baseline:.1f} MB baseline = {growth * 100:.1f}% ({refused} uploads cut off by 503)")
-        if growth > 1.05:
-            failures.append(f"stalled uploads grew RSS by {peak - baseline:.1f} MB, more than 5% over the {BUDGET_MB} MiB budget")
+        print(f"  peak RSS {peak:.1f} MB = {ratio * 100:.1f}% of the {BUDGET_MB} MiB budget (absolute); {peak - baseline:.1f} MB "
+              f"above the {baseline:.1f} MB baseline = {growth * 100:.1f}% ({refused} uploads cut off by 503)")
+        if ratio > 1.05:
+            failures.append(f"stalled uploads took peak RSS to {peak:.1f} MB, more than 5% over the {BUDGET_MB} MiB budget")
         for sock in uploads_open:
             sock.close()
     finally:

@@ -59,6 +59,7 @@ enum StartCommand {
         var serverOptions = StubServer.Options(host: host, port: port, limits: limits)
         serverOptions.tls = tls?.identity
         if let maxMemory { serverOptions.limits.maxMemoryBytes = maxMemory }
+        serverOptions.limits.chargesProcessBaseline = true // the process is the server: the budget bounds all of it
         if parsed.has("no-admin") {
             serverOptions.admin = .off
         } else if let token = parsed["admin-token"] {

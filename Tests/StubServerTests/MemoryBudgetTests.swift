@@ -29,7 +29,7 @@ final class MemoryBudgetTests: XCTestCase {
             }
             stalled.append(client)
         }
-        XCTAssertEqual(refused, 6, "four 1 MiB bodies fit a 4 MiB budget")
+        XCTAssertEqual(refused, 7, "three 1 MiB bodies fit a 4 MiB budget (each connection's reserve and read buffer count too)")
         XCTAssertLessThanOrEqual(server.memory.peak, 4 << 20)
         XCTAssertEqual(try RawHTTPClient.get(port: server.port, "/small").status, 200, "small requests are still served")
         stalled.removeAll()
@@ -40,6 +40,62 @@ final class MemoryBudgetTests: XCTestCase {
         let client = try RawHTTPClient(port: server.port)
         try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(1 << 20)\r\n\r\n" + String(repeating: "u", count: 1 << 20))
         XCTAssertEqual(try client.readResponse().status, 200)
+    }
+
+    /// Issue 21: 200 stalled uploads took the process 9% past its budget, as a connection's own
+    /// memory was charged nowhere. Now each open connection is charged its reserve from the
+    /// moment it is accepted, and its buffers at their capacity, so fewer uploads fit.
+    func testOpenConnectionsAreChargedTheirReserve() throws {
+        let reserve = 256 * 1024
+        var limits = limits(budget: 4 << 20)
+        limits.connectionMemoryReserve = reserve
+        let server = try startEchoServer(limits: limits, loops: 1)
+        defer { server.stop() }
+        var idle = try (0..<8).map { _ in try RawHTTPClient(port: server.port) }
+        XCTAssertTrue(waitUntil { server.memory.inUse >= 8 * reserve }, "in use: \(server.memory.inUse)")
+        XCTAssertEqual(server.memory.inUse, 8 * reserve, "an idle connection has no buffer yet: its reserve alone")
+        idle.removeAll()
+        XCTAssertTrue(waitUntil { server.memory.inUse == 0 }, "closing gives the reserves back: \(server.memory.inUse)")
+
+        // Each 1 MiB upload now holds its body, its reserve and its read buffer: three fit in
+        // 4 MiB where four did when the connections were free.
+        var stalled: [RawHTTPClient] = []
+        var refused = 0
+        for _ in 0..<10 {
+            let client = try RawHTTPClient(port: server.port, timeout: 1)
+            try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(1 << 20)\r\n\r\n" + String(repeating: "u", count: 1000))
+            if let response = try? client.readResponse() {
+                XCTAssertEqual(response.status, 503)
+                refused += 1
+            }
+            stalled.append(client)
+        }
+        XCTAssertEqual(refused, 7)
+        XCTAssertEqual(server.memory.refusedCount, 7)
+        XCTAssertGreaterThanOrEqual(server.memory.inUse, 3 << 20 + 3 * reserve, "the stalled bodies and their connections count")
+        stalled.removeAll()
+        XCTAssertTrue(waitUntil { server.memory.inUse == 0 }, "in use: \(server.memory.inUse)")
+    }
+
+    /// The standalone server charges the process's own footprint at start; an embedded one
+    /// (sharing its process with the test runner) does not.
+    func testProcessBaselineIsChargedOnlyWhenAsked() throws {
+        var limits = limits(budget: 1 << 40)
+        let embedded = try startEchoServer(limits: limits, loops: 1)
+        defer { embedded.stop() }
+        XCTAssertEqual(embedded.memory.baseline, 0)
+        XCTAssertEqual(embedded.memory.inUse, 0)
+        limits.chargesProcessBaseline = true
+        let standalone = try startEchoServer(limits: limits, loops: 1)
+        defer { standalone.stop() }
+        XCTAssertGreaterThan(standalone.memory.baseline, 1 << 20, "a Swift process holds more than 1 MiB")
+        XCTAssertEqual(standalone.memory.inUse, standalone.memory.baseline)
+    }
+
+    private func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        return condition()
     }
 
     /// A chunked body that grows past the budget is cut off with 503 too.

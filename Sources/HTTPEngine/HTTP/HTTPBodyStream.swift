@@ -99,12 +99,7 @@ public final class HTTPBodyStream: @unchecked Sendable {
     }
 
     private func onLoop(_ action: @escaping (HTTPConnection) -> Void) {
-        if loop.inLoop {
-            if let connection { action(connection) }
-        } else {
-            let box = UncheckedAction(action)
-            loop.execute { [self] in if let connection { box.action(connection) } }
-        }
+        loop.withConnection({ [self] in connection }, action)
     }
 }
 
@@ -112,4 +107,19 @@ public final class HTTPBodyStream: @unchecked Sendable {
 package struct UncheckedAction<T>: @unchecked Sendable {
     package let action: (T) -> Void
     package init(_ action: @escaping (T) -> Void) { self.action = action }
+}
+
+extension EventLoop {
+    /// Runs `action` on this loop with the connection `current` gives there, if it is still
+    /// there: at once when called on the loop, else on a later turn (from a producer's or a
+    /// handler's thread). The app-facing handles (streams, upgraded channels) reach their
+    /// connection only this way.
+    func withConnection(_ current: @escaping () -> HTTPConnection?, _ action: @escaping (HTTPConnection) -> Void) {
+        if inLoop {
+            if let connection = current() { action(connection) }
+        } else {
+            let box = UncheckedAction<Void> { _ in if let connection = current() { action(connection) } }
+            execute { box.action(()) }
+        }
+    }
 }

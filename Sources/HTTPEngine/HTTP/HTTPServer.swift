@@ -226,6 +226,11 @@ public final class HTTPServer: @unchecked Sendable {
         }
         workers = created
         boundPort = port
+        // The standalone server charges the process's own footprint, loops started, so the
+        // budget bounds the whole process, not only what clients make it hold.
+        if configuration.limits.chargesProcessBaseline, let resident = ProcessMemory.peakResidentBytes() {
+            memory.chargeBaseline(resident)
+        }
     }
 
     /// Stops accepting, lets in-flight requests finish (at most `limits.stopTimeout`), closes

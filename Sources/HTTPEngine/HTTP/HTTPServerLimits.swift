@@ -36,6 +36,17 @@ public struct HTTPServerLimits: Sendable, Equatable {
     /// journal together. Past it, new bodies or responses of 64 KiB or more get 503 (after the
     /// journal dropped its oldest bodies). `stubserver start --max-memory`.
     public var maxMemoryBytes = 256 * 1024 * 1024
+    /// What each open connection is charged against the memory budget from the moment it is
+    /// accepted until it closes, for what its buffers do not show: the connection and parser
+    /// objects, TLS state and allocator slack. Its read and write buffers are charged on top, at
+    /// the capacity they hold (not the bytes in them). Without it, 200 stalled uploads took the
+    /// process 5% past the budget.
+    public var connectionMemoryReserve = 16 * 1024
+    /// Charges the process's own resident memory at start (code, Swift runtime, event-loop
+    /// threads) to the budget, so the budget bounds the whole process. The standalone
+    /// `stubserver` sets it (the process is the server); an embedded server shares its process
+    /// with the app or test runner, so by default it does not.
+    public var chargesProcessBaseline = false
     /// How long a deferred reply may stay unfulfilled (then `504` and its promise is cancelled),
     /// and how long a streamed body's producer may stay silent (then the connection closes).
     public var replyTimeout: Duration = .seconds(120)

@@ -129,11 +129,6 @@ public final class HTTPUpgradedChannel: @unchecked Sendable {
     }
 
     private func onLoop(_ action: @escaping (HTTPConnection) -> Void) {
-        if loop.inLoop {
-            if let connection { action(connection) }
-        } else {
-            let box = UncheckedAction(action)
-            loop.execute { [self] in if let connection { box.action(connection) } }
-        }
+        loop.withConnection({ [self] in connection }, action)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// One ceiling for the bytes a server holds on behalf of clients: buffered request bodies,
-/// buffered response bytes and the journal all draw on it. Small work is always admitted (it
+/// One ceiling for the bytes a server holds: buffered request bodies, buffered response bytes,
+/// each open connection's buffers (at their capacity) and reserve, the journal and — for the
+/// standalone server — the process's own footprint all draw on it. Small work is always admitted (it
 /// is counted, never refused); *large* work — a body or response of at least `largeWork`
 /// bytes — is admitted only while it fits, after asking the journal to shed its oldest bodies.
 /// Thread-safe: every event loop and the journal share one.
@@ -20,6 +21,7 @@ public final class MemoryBudget: @unchecked Sendable {
     private var used = 0
     private var peakUsed = 0
     private var refusals = 0
+    private var processBaseline = 0
     /// Frees at least the given number of bytes if it can (the journal drops old bodies) and
     /// returns how many it freed. Called without the lock held.
     private var relief: (@Sendable (Int) -> Int)?
@@ -30,21 +32,31 @@ public final class MemoryBudget: @unchecked Sendable {
     }
 
     /// Bytes counted now.
-    public var inUse: Int {
-        lock.lock(); defer { lock.unlock() }
-        return used
-    }
+    public var inUse: Int { locked { used } }
 
     /// The most bytes ever counted at once.
-    public var peak: Int {
-        lock.lock(); defer { lock.unlock() }
-        return peakUsed
-    }
+    public var peak: Int { locked { peakUsed } }
 
     /// How many pieces of large work were refused.
-    public var refusedCount: Int {
+    public var refusedCount: Int { locked { refusals } }
+
+    /// The process's own footprint charged at start (0 unless
+    /// `HTTPServerLimits.chargesProcessBaseline`); part of `inUse`.
+    public var baseline: Int { locked { processBaseline } }
+
+    /// Charges `bytes` as the process's own footprint, replacing an earlier charge (a restart
+    /// measures again rather than counting the process twice).
+    package func chargeBaseline(_ bytes: Int) {
+        let change = locked {
+            defer { processBaseline = bytes }
+            return bytes - processBaseline
+        }
+        adjust(by: change)
+    }
+
+    private func locked<Value>(_ read: () -> Value) -> Value {
         lock.lock(); defer { lock.unlock() }
-        return refusals
+        return read()
     }
 
     package func setRelief(_ relief: (@Sendable (Int) -> Int)?) {
@@ -106,8 +118,5 @@ public final class MemoryBudget: @unchecked Sendable {
     }
 
     /// True when the counted bytes are past the ceiling (used to stop growing chunked bodies).
-    var isExhausted: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return used >= limit
-    }
+    var isExhausted: Bool { locked { used >= limit } }
 }

@@ -97,16 +97,7 @@ struct UpstreamResponseParser {
                 }
                 try chooseFraming()
             case .fixed(let remaining):
-                let available = min(remaining, buffer.count - position)
-                response.body.append(contentsOf: buffer[position..<(position + available)])
-                position += available
-                if remaining - available == 0 {
-                    state = .done
-                } else {
-                    state = .fixed(remaining: remaining - available)
-                    compact()
-                    return .needMore
-                }
+                guard moveBody(remaining, then: .done, waiting: { .fixed(remaining: $0) }) else { return .needMore }
             case .chunkSize:
                 guard let end = find(crlf, from: position) else {
                     if buffer.count - position > 1024 { throw Failure(reason: "chunk size line too long") }
@@ -126,16 +117,7 @@ struct UpstreamResponseParser {
                     state = .chunkData(remaining: size)
                 }
             case .chunkData(let remaining):
-                let available = min(remaining, buffer.count - position)
-                response.body.append(contentsOf: buffer[position..<(position + available)])
-                position += available
-                if remaining - available == 0 {
-                    state = .chunkDataEnd
-                } else {
-                    state = .chunkData(remaining: remaining - available)
-                    compact()
-                    return .needMore
-                }
+                guard moveBody(remaining, then: .chunkDataEnd, waiting: { .chunkData(remaining: $0) }) else { return .needMore }
             case .chunkDataEnd:
                 guard buffer.count - position >= 2 else { return .needMore }
                 guard buffer[position] == 13, buffer[position + 1] == 10 else { throw Failure(reason: "chunk not followed by CRLF") }
@@ -250,6 +232,22 @@ struct UpstreamResponseParser {
     }
 
     /// Drops consumed bytes so a long body does not keep them twice.
+    /// Moves up to `remaining` buffered body bytes into the response. True when all of them
+    /// were there (the state moves on to `next`); false when more must come (the state keeps
+    /// how many, through `waiting`).
+    private mutating func moveBody(_ remaining: Int, then next: State, waiting: (Int) -> State) -> Bool {
+        let available = min(remaining, buffer.count - position)
+        response.body.append(contentsOf: buffer[position..<(position + available)])
+        position += available
+        guard available == remaining else {
+            state = waiting(remaining - available)
+            compact()
+            return false
+        }
+        state = next
+        return true
+    }
+
     private mutating func compact() {
         if position > 0 {
             buffer.removeFirst(position)

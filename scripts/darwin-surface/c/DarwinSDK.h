@@ -276,6 +276,16 @@ int setrlimit(int, const struct rlimit *);
 #define RLIMIT_NOFILE 8
 #define RLIMIT_CORE 4
 #define RLIM_INFINITY (((__uint64_t)1 << 63) - 1)
+// sys/resource.h: struct rusage (ru_maxrss in bytes on Darwin; the tag is prefixed like timeval's,
+// as glibc's `struct rusage` is in the same Clang instance), RUSAGE_SELF, getrusage.
+struct REHEARSAL_SWIFT_NAME(rusage) rehearsal_darwin_rusage {
+    struct timeval ru_utime; struct timeval ru_stime;
+    long ru_maxrss; long ru_ixrss; long ru_idrss; long ru_isrss; long ru_minflt; long ru_majflt; long ru_nswap;
+    long ru_inblock; long ru_oublock; long ru_msgsnd; long ru_msgrcv; long ru_nsignals; long ru_nvcsw; long ru_nivcsw;
+};
+#define rusage rehearsal_darwin_rusage
+#define RUSAGE_SELF 0
+int getrusage(int, struct rusage *);
 
 // sys/sysctl.h, sys/proc.h: sysctl/sysctlbyname and kinfo_proc (kp_proc is struct extern_proc;
 // p_comm is char[MAXCOMLEN + 1], MAXCOMLEN = 16; p_un.__p_starttime is a struct timeval).

@@ -258,6 +258,10 @@ extension HTTPConnection {
         closeWhenFlushed = true
         lingerOnClose = true
         phase = .responding
+        // The parser made room for an announced body before the budget was asked: give it back,
+        // or every refused upload would stay charged (and allocated) until its peer closed.
+        parser.body = []
+        bodyReserved = 0
     }
 
     /// Best-effort method and target from the first line of a refused request, for logs.
@@ -282,11 +286,14 @@ extension HTTPConnection {
         accountMemory()
     }
 
-    /// Brings this connection's share of the server's memory budget up to date: unsent output
-    /// plus the request body being read (or the size it announced, reserved up front).
+    /// Brings this connection's share of the server's memory budget up to date: its reserve,
+    /// the capacity its read and write buffers hold (allocated, not merely used: a buffer grows
+    /// by doubling), and the request body being read (or the size it announced, reserved up front).
     func accountMemory() {
         guard !isClosed else { return }
-        let held = output.readableCount + max(bodyReserved, input.readableCount + parser.bufferedBodyBytes)
+        let held =
+            context.limits.connectionMemoryReserve + output.capacity + input.capacity
+            + max(bodyReserved, parser.bufferedBodyCapacity)
         if held != memoryCharged {
             context.memory.adjust(by: held - memoryCharged)
             memoryCharged = held

@@ -51,8 +51,9 @@ final class HTTPConnection: PollHandler {
     /// When the current request's body started, and how many bytes of it arrived since.
     var bodyStartedAt: UInt64 = 0
     var bodyBytesReceived = 0
-    /// Bytes this connection counts against the memory budget now, and the announced size of
-    /// the body being read (reserved when its head arrived).
+    /// Bytes this connection counts against the memory budget now (its reserve, its buffers'
+    /// capacity, the body being read), and the announced size of that body (reserved when its
+    /// head arrived).
     var memoryCharged = 0
     var bodyReserved = 0
     /// The kernel send queue's size when a stalled write was last checked.
@@ -118,6 +119,9 @@ final class HTTPConnection: PollHandler {
             tls = nil
             tlsUnavailable = false
         }
+        // Charged until `closeNow()`: what the connection costs beyond its buffers' capacity.
+        memoryCharged = limits.connectionMemoryReserve
+        context.memory.adjust(by: memoryCharged)
     }
 
     /// Idle between requests with nothing to send, or upgraded and silent (no byte either way)

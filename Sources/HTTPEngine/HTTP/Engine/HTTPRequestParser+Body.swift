@@ -6,6 +6,16 @@ import Darwin
 
 // The body after a head: Content-Length bytes, or chunks with their size lines and trailers.
 extension HTTPRequestParser {
+    /// Appends up to `remaining` body bytes from `bytes` at `offset` (advanced past them);
+    /// returns how many are still to come.
+    @inline(__always)
+    private mutating func moveBody(from bytes: UnsafeBufferPointer<UInt8>, at offset: inout Int, upTo remaining: Int) -> Int {
+        let take = min(remaining, bytes.count - offset)
+        if take > 0 { body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset..<(offset + take)])) }
+        offset += take
+        return remaining - take
+    }
+
     mutating func parseBody(_ bytes: UnsafeBufferPointer<UInt8>) -> (consumed: Int, step: Step) {
         var consumed = 0
         let count = bytes.count
@@ -14,11 +24,9 @@ extension HTTPRequestParser {
             case .head:
                 return (consumed, .needMore)
             case .fixedBody(let remaining):
-                let take = min(remaining, count - consumed)
-                if take > 0 { body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[consumed..<(consumed + take)])) }
-                consumed += take
-                if take < remaining {
-                    state = .fixedBody(remaining: remaining - take)
+                let left = moveBody(from: bytes, at: &consumed, upTo: remaining)
+                guard left == 0 else {
+                    state = .fixedBody(remaining: left)
                     return (consumed, .needMore)
                 }
                 return (consumed, finish())
@@ -70,11 +78,9 @@ extension HTTPRequestParser {
                     state = .chunkData(remaining: size)
                 }
             case .chunkData(let remaining):
-                let take = min(remaining, count - consumed)
-                if take > 0 { body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[consumed..<(consumed + take)])) }
-                consumed += take
-                if take < remaining {
-                    state = .chunkData(remaining: remaining - take)
+                let left = moveBody(from: bytes, at: &consumed, upTo: remaining)
+                guard left == 0 else {
+                    state = .chunkData(remaining: left)
                     return (consumed, .needMore)
                 }
                 state = .chunkDataEnd

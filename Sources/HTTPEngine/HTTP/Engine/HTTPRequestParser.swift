@@ -78,6 +78,8 @@ struct HTTPRequestParser {
 
     /// Body bytes of the current request held so far (counted against the memory budget).
     var bufferedBodyBytes: Int { body.count }
+    /// What the body being read has allocated (its array grows by doubling).
+    var bufferedBodyCapacity: Int { body.capacity }
 
     /// Method and target of the request whose body is being read, for error reports.
     var pendingRequestLine: (method: String?, target: String?) {

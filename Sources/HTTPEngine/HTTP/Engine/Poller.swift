@@ -64,10 +64,7 @@ final class Poller {
     /// Starts watching `fd`.
     func add(_ fd: Int32, reading: Bool, writing: Bool) {
         #if canImport(Glibc)
-        var event = epoll_event()
-        event.events = Self.mask(reading: reading, writing: writing)
-        event.data.fd = fd
-        _ = epoll_ctl(pollFD, EPOLL_CTL_ADD, fd, &event)
+        control(EPOLL_CTL_ADD, fd, reading: reading, writing: writing)
         #else
         apply(fd, filter: EVFILT_READ, enabled: reading, adding: true)
         apply(fd, filter: EVFILT_WRITE, enabled: writing, adding: true)
@@ -77,15 +74,21 @@ final class Poller {
     /// Changes the interest of a watched descriptor.
     func modify(_ fd: Int32, reading: Bool, writing: Bool, wasReading: Bool, wasWriting: Bool) {
         #if canImport(Glibc)
-        var event = epoll_event()
-        event.events = Self.mask(reading: reading, writing: writing)
-        event.data.fd = fd
-        _ = epoll_ctl(pollFD, EPOLL_CTL_MOD, fd, &event)
+        control(EPOLL_CTL_MOD, fd, reading: reading, writing: writing)
         #else
         if reading != wasReading { apply(fd, filter: EVFILT_READ, enabled: reading, adding: false) }
         if writing != wasWriting { apply(fd, filter: EVFILT_WRITE, enabled: writing, adding: false) }
         #endif
     }
+
+    #if canImport(Glibc)
+    private func control(_ operation: Int32, _ fd: Int32, reading: Bool, writing: Bool) {
+        var event = epoll_event()
+        event.events = Self.mask(reading: reading, writing: writing)
+        event.data.fd = fd
+        _ = epoll_ctl(pollFD, operation, fd, &event)
+    }
+    #endif
 
     /// Stops watching `fd` (call before closing it).
     func remove(_ fd: Int32) {

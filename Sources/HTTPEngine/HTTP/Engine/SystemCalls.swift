@@ -119,34 +119,31 @@ struct SocketAddress {
     /// `127.0.0.1`. Host names are not resolved: a stub server binds to addresses it is told.
     init?(host: String, port: Int) {
         let name = host == "localhost" ? "127.0.0.1" : host
+        let networkPort = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
         var v4 = sockaddr_in()
         if inet_pton(AF_INET, name, &v4.sin_addr) == 1 {
             v4.sin_family = sa_family_t(AF_INET)
-            v4.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
-            #if canImport(Darwin)
-            v4.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-            #endif
-            withUnsafeMutableBytes(of: &storage) { raw in
-                withUnsafeBytes(of: v4) { raw.copyMemory(from: $0) }
-            }
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            v4.sin_port = networkPort
+            store(v4)
             return
         }
         var v6 = sockaddr_in6()
         let bare = name.hasPrefix("[") && name.hasSuffix("]") ? String(name.dropFirst().dropLast()) : name
-        if inet_pton(AF_INET6, bare, &v6.sin6_addr) == 1 {
-            v6.sin6_family = sa_family_t(AF_INET6)
-            v6.sin6_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
-            #if canImport(Darwin)
-            v6.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
-            #endif
-            withUnsafeMutableBytes(of: &storage) { raw in
-                withUnsafeBytes(of: v6) { raw.copyMemory(from: $0) }
-            }
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            return
+        guard inet_pton(AF_INET6, bare, &v6.sin6_addr) == 1 else { return nil }
+        v6.sin6_family = sa_family_t(AF_INET6)
+        v6.sin6_port = networkPort
+        store(v6)
+    }
+
+    /// Copies a `sockaddr_in` or `sockaddr_in6` into the storage and sets its length.
+    private mutating func store<Address>(_ address: Address) {
+        withUnsafeMutableBytes(of: &storage) { raw in
+            withUnsafeBytes(of: address) { raw.copyMemory(from: $0) }
         }
-        return nil
+        length = socklen_t(MemoryLayout<Address>.size)
+        #if canImport(Darwin)
+        storage.ss_len = UInt8(length) // BSD sockets: sin_len / sin6_len, the first byte of either
+        #endif
     }
 
     init() {}

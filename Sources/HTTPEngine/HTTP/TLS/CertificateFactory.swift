@@ -1,6 +1,6 @@
-#if !canImport(Darwin)
 /// Makes keys and X.509 certificates through OpenSSL: a local certificate authority and server
-/// certificates it signs (EC P-256, SHA-256), as DER. For development certificates only.
+/// certificates it signs (EC P-256, SHA-256), as DER. For development certificates only (Apple
+/// platforms, without OpenSSL, say so: TLSServerUnavailable).
 package enum CertificateFactory {
     package struct Made: Sendable {
         /// DER certificate and DER (SEC1) private key.
@@ -12,7 +12,10 @@ package enum CertificateFactory {
             self.privateKey = privateKey
         }
     }
+}
 
+#if !canImport(Darwin)
+extension CertificateFactory {
     /// A self-signed authority that may sign server certificates.
     package static func makeAuthority(commonName: String, days: Int) throws(TLSConfigurationError) -> Made {
         let calls = try Calls.load()
@@ -111,11 +114,7 @@ package enum CertificateFactory {
         let sign: Sign
 
         static func load() throws(TLSConfigurationError) -> Calls {
-            let server: OpenSSLServerCalls
-            switch OpenSSLServerCalls.shared {
-            case .success(let loaded): server = loaded
-            case .failure(let error): throw error
-            }
+            let server = try OpenSSLServerCalls.shared.get()
             let library = server.library
             func find<T>(_ name: String, _ type: T.Type) -> T? { library.symbol(name, as: type) }
             guard let keyContextNew = find("EVP_PKEY_CTX_new_id", KeyContextNew.self),

@@ -6,11 +6,7 @@ final class TLSServerContext: @unchecked Sendable {
     let context: OpaquePointer
 
     static func make(_ identity: TLSIdentity) throws(TLSConfigurationError) -> TLSServerContext {
-        let calls: OpenSSLServerCalls
-        switch OpenSSLServerCalls.shared {
-        case .success(let loaded): calls = loaded
-        case .failure(let error): throw error
-        }
+        let calls = try OpenSSLServerCalls.shared.get()
         let library = calls.library
         library.errorClear()
         guard let context = library.contextNew(calls.serverMethod()) else {
@@ -64,11 +60,7 @@ final class TLSServerContext: @unchecked Sendable {
 /// Reads a PKCS#12 file through OpenSSL (`d2i_PKCS12`, `PKCS12_parse`) into DER.
 enum PKCS12Reader {
     static func identity(_ bytes: [UInt8], passwords: [String]) throws(TLSConfigurationError) -> TLSIdentity {
-        let calls: OpenSSLServerCalls
-        switch OpenSSLServerCalls.shared {
-        case .success(let loaded): calls = loaded
-        case .failure(let error): throw error
-        }
+        let calls = try OpenSSLServerCalls.shared.get()
         let library = calls.library
         library.errorClear()
         guard let archive = calls.decode(bytes, with: calls.decodePKCS12) else {

@@ -1,15 +1,10 @@
 #if !canImport(Darwin)
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The server side of one TLS session over an accepted non-blocking socket: a handshake in
 /// steps, then reads and writes that say "wait until readable/writable" instead of blocking.
 /// Loop-confined, like the connection that owns it.
 final class TLSServerSession {
-    typealias Progress = TLSSession.Progress
+    typealias Progress = TLSProgress
 
     private let calls: OpenSSLServerCalls
     private let session: OpaquePointer
@@ -31,44 +26,21 @@ final class TLSServerSession {
     func handshake() -> Progress {
         calls.library.errorClear()
         let result = calls.doHandshake(session)
-        return result == 1 ? .done(0) : progress(after: result)
+        return result == 1 ? .done(0) : calls.library.progress(of: session, after: result)
     }
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Progress {
-        calls.library.errorClear()
-        let result = calls.library.sessionRead(session, buffer, Int32(clamping: count))
-        return result > 0 ? .done(Int(result)) : progress(after: result)
+        calls.library.read(session, into: buffer, count: count)
     }
 
     func write(_ bytes: UnsafeRawPointer, count: Int) -> Progress {
-        calls.library.errorClear()
-        let result = calls.library.sessionWrite(session, bytes, Int32(clamping: count))
-        return result > 0 ? .done(Int(result)) : progress(after: result)
+        calls.library.write(session, bytes, count: count)
     }
 
     /// Decrypted bytes OpenSSL holds that no read has taken yet (the socket may be empty).
     var bufferedBytes: Int { Int(calls.pending(session)) }
 
     /// Sends close_notify if it can without waiting.
-    func shutdown() {
-        calls.library.errorClear()
-        _ = calls.library.sessionShutdown(session)
-        calls.library.errorClear()
-    }
-
-    private func progress(after result: Int32) -> Progress {
-        let library = calls.library
-        switch library.sessionError(session, result) {
-        case OpenSSLLibrary.errorWantRead: return .wantRead
-        case OpenSSLLibrary.errorWantWrite: return .wantWrite
-        case OpenSSLLibrary.errorZeroReturn: return .closed
-        case OpenSSLLibrary.errorSyscall:
-            if let text = library.takeErrorText() { return .failed(text) }
-            let code = errno
-            return code == 0 ? .closed : .failed(String(cString: strerror(code)))
-        default:
-            return .failed(library.takeErrorText() ?? "OpenSSL error")
-        }
-    }
+    func shutdown() { calls.library.shutdown(session) }
 }
 #endif

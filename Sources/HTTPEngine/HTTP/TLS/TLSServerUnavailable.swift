@@ -14,13 +14,7 @@ final class TLSServerContext: @unchecked Sendable {
 }
 
 final class TLSServerSession {
-    enum Progress: Equatable {
-        case done(Int)
-        case wantRead
-        case wantWrite
-        case closed
-        case failed(String)
-    }
+    typealias Progress = TLSProgress
 
     init?(context: TLSServerContext, descriptor: Int32) { return nil }
     func handshake() -> Progress { .failed(tlsServingUnavailable) }
@@ -38,17 +32,7 @@ enum PKCS12Reader {
 #endif
 
 #if canImport(Darwin)
-package enum CertificateFactory {
-    package struct Made: Sendable {
-        package var certificate: [UInt8]
-        package var privateKey: [UInt8]
-
-        package init(certificate: [UInt8], privateKey: [UInt8]) {
-            self.certificate = certificate
-            self.privateKey = privateKey
-        }
-    }
-
+extension CertificateFactory {
     package static func makeAuthority(commonName: String, days: Int) throws(TLSConfigurationError) -> Made {
         throw TLSConfigurationError("making development certificates needs OpenSSL; \(tlsServingUnavailable)")
     }

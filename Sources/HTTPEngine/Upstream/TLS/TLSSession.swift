@@ -10,14 +10,7 @@ import Musl
 /// (SNI) and checked against the certificate; an IP address is checked as an address.
 /// Loop-confined, like the connection that owns it.
 final class TLSSession {
-    enum Progress: Equatable {
-        case done(Int)
-        case wantRead
-        case wantWrite
-        /// The peer closed the TLS session (close_notify) or the socket.
-        case closed
-        case failed(String)
-    }
+    typealias Progress = TLSProgress
 
     private let library: OpenSSLLibrary
     private let session: OpaquePointer
@@ -47,7 +40,7 @@ final class TLSSession {
         library.errorClear()
         let result = library.sessionConnect(session)
         if result == 1 { return .done(0) }
-        let progress = progress(after: result)
+        let progress = library.progress(of: session, after: result)
         guard case .failed(let reason) = progress else { return progress }
         let verdict = library.sessionVerifyResult(session)
         if verdict != OpenSSLLibrary.verifyOK, let text = library.verifyErrorText(verdict) {
@@ -57,38 +50,15 @@ final class TLSSession {
     }
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Progress {
-        library.errorClear()
-        let result = library.sessionRead(session, buffer, Int32(clamping: count))
-        return result > 0 ? .done(Int(result)) : progress(after: result)
+        library.read(session, into: buffer, count: count)
     }
 
     func write(_ bytes: UnsafeRawPointer, count: Int) -> Progress {
-        library.errorClear()
-        let result = library.sessionWrite(session, bytes, Int32(clamping: count))
-        return result > 0 ? .done(Int(result)) : progress(after: result)
+        library.write(session, bytes, count: count)
     }
 
     /// Sends close_notify if it can without waiting; the socket is closed by the caller anyway.
-    func shutdown() {
-        library.errorClear()
-        _ = library.sessionShutdown(session)
-        library.errorClear()
-    }
-
-    private func progress(after result: Int32) -> Progress {
-        switch library.sessionError(session, result) {
-        case OpenSSLLibrary.errorWantRead: return .wantRead
-        case OpenSSLLibrary.errorWantWrite: return .wantWrite
-        case OpenSSLLibrary.errorZeroReturn: return .closed
-        case OpenSSLLibrary.errorSyscall:
-            // An unexpected end of the socket, or errno's failure.
-            if let text = library.takeErrorText() { return .failed(text) }
-            let code = errno
-            return code == 0 ? .closed : .failed(String(cString: strerror(code)))
-        default:
-            return .failed(library.takeErrorText() ?? "OpenSSL error")
-        }
-    }
+    func shutdown() { library.shutdown(session) }
 
     private static func isAddress(_ host: String) -> Bool {
         host.contains(":") || (!host.isEmpty && host.allSatisfy { $0.isNumber || $0 == "." })
