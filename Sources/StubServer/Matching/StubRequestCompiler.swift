@@ -59,30 +59,19 @@ extension StubCompiler {
         if let version = pattern.version, let compiled = predicate(version, at: ".version") {
             add(.version(compiled), "version", .matcher(version))
         }
-        for entry in pattern.headers {
-            let subpath = ".headers" + JSONPathText.key(entry.key)
-            if let compiled = predicate(entry.matcher, at: subpath) {
-                add(.header(entry.key, compiled), "headers" + JSONPathText.key(entry.key), .matcher(entry.matcher))
+        // Named fields: `headers.Accept` is both the label and (after a dot) the JSON path.
+        func addEach(_ entries: KeyedMatchers, _ field: String, _ test: (String, TextPredicate) -> RequestCondition.Test) {
+            for entry in entries {
+                let label = field + JSONPathText.key(entry.key)
+                if let compiled = predicate(entry.matcher, at: "." + label) {
+                    add(test(entry.key, compiled), label, .matcher(entry.matcher))
+                }
             }
         }
-        for entry in pattern.queries {
-            let subpath = ".queries" + JSONPathText.key(entry.key)
-            if let compiled = predicate(entry.matcher, at: subpath) {
-                add(.query(entry.key, compiled), "queries" + JSONPathText.key(entry.key), .matcher(entry.matcher))
-            }
-        }
-        for entry in pattern.cookies {
-            let subpath = ".cookies" + JSONPathText.key(entry.key)
-            if let compiled = predicate(entry.matcher, at: subpath) {
-                add(.cookie(entry.key, compiled), "cookies" + JSONPathText.key(entry.key), .matcher(entry.matcher))
-            }
-        }
-        for entry in pattern.forms {
-            let subpath = ".forms" + JSONPathText.key(entry.key)
-            if let compiled = predicate(entry.matcher, at: subpath) {
-                add(.form(entry.key, compiled), "forms" + JSONPathText.key(entry.key), .matcher(entry.matcher))
-            }
-        }
+        addEach(pattern.headers, "headers", RequestCondition.Test.header)
+        addEach(pattern.queries, "queries", RequestCondition.Test.query)
+        addEach(pattern.cookies, "cookies", RequestCondition.Test.cookie)
+        addEach(pattern.forms, "forms", RequestCondition.Test.form)
         if let text = pattern.text {
             switch text {
             case .json(let value):
