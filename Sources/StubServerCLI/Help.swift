@@ -41,7 +41,8 @@ enum Help {
                                   Port for 'stubserver shutdown' (default: a free port, printed).
           --host <address>        Address to bind (default: 127.0.0.1). Anything else exposes the
                                   stubs to your network.
-          --max-memory <size>     Memory budget for buffered bodies, responses and the journal
+          --max-memory <size>     Memory budget of the whole process: itself (about 18M), its
+                                  connections, buffered bodies and responses, the journal
                                   (default: 256M). Past it, large requests and responses get 503.
           --admin-token <token>   Turn the admin API (/__admin/) on wherever bound; every admin
                                   call then needs 'Authorization: Bearer <token>'.
