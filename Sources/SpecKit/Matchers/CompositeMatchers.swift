@@ -98,14 +98,7 @@ public func allPass<S: Sequence>(_ matcher: Matcher<S.Element>) -> Matcher<S> {
 public func containElementSatisfying<S: Sequence>(
     _ predicate: @escaping (S.Element) throws -> Bool, _ description: String = ""
 ) -> Matcher<S> {
-    Matcher { actual in
-        let expectation =
-            description.isEmpty
-            ? "contain an element satisfying the condition" : "contain an element satisfying \(description)"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
-        let found = try value.contains(where: predicate)
-        return MatchResult(found, expectation: expectation, actual: describeValue(Array(value)))
-    }
+    let expectation =
+        description.isEmpty ? "contain an element satisfying the condition" : "contain an element satisfying \(description)"
+    return .requiringValue(expectation) { value in (try value.contains(where: predicate), describeValue(Array(value))) }
 }
