@@ -8,8 +8,10 @@ Each scenario builds a value, formats it and checks `equal`, `contain` and `beGr
   xctest   one XCTestCase method per scenario, XCTAssert… (the CI-side reference)
   quick    QuickSpec `describe`/`it` with Nimble (by hand only: not a dependency of the project)
 Files hold `--per-file` scenarios (default 20). Usage:
-  generate-spec-suite.py DIALECT OUT_DIR N [--per-file 20] [--edit K]
+  generate-spec-suite.py DIALECT OUT_DIR N [--per-file 20] [--edit K] [--linux-main PATH]
 `--edit K` changes the title of scenario K only (what the edit-one-scenario rebuild measures).
+`--linux-main Tests/LinuxMain.swift` (SpecKit dialects) also writes the test target's explicit
+test list: with it SwiftPM builds no test-discovery module (docs/specs.md, "Rebuilding after an edit").
 """
 import argparse
 import os
@@ -80,6 +82,22 @@ def xctest_file(index, first, count, edit):
     return "\n".join(lines)
 
 
+def speckit_linux_main(files):
+    """The explicit Linux test list for the generated features, as docs/specs.md shows it."""
+    lines = ["#if !canImport(ObjectiveC)", "import SpecKit", "import XCTest", "", "@testable import GeneratedSpecs", "",
+             "@main struct SpecsMain {", "    static func main() {", "        XCTMain(["]
+    lines += [f'            testCase([("testFeature", Generated{index}Feature.testFeature)]),' for index in range(files)]
+    lines += ["        ])", "    }", "}", "#endif", ""]
+    return "\n".join(lines)
+
+
+def write_if_changed(path, text):
+    # Rewrite only what changed, so an edit touches one file's timestamp (as an editor would).
+    if not os.path.exists(path) or open(path).read() != text:
+        with open(path, "w") as out:
+            out.write(text)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("dialect", choices=["speckit", "speckit-flat", "quick", "xctest"])
@@ -87,7 +105,10 @@ def main():
     parser.add_argument("count", type=int)
     parser.add_argument("--per-file", type=int, default=20)
     parser.add_argument("--edit", type=int, default=-1)
+    parser.add_argument("--linux-main")
     args = parser.parse_args()
+    if args.linux_main and not args.dialect.startswith("speckit"):
+        parser.error("--linux-main writes a SpecKit test list: use it with a speckit dialect")
     make = {"speckit": speckit_file, "speckit-flat": speckit_flat_file, "quick": quick_file, "xctest": xctest_file}[args.dialect]
     os.makedirs(args.out, exist_ok=True)
     files = (args.count + args.per_file - 1) // args.per_file
@@ -95,11 +116,9 @@ def main():
         first = index * args.per_file
         count = min(args.per_file, args.count - first)
         text = make(index, first, count, args.edit)
-        path = os.path.join(args.out, f"Generated{index}.swift")
-        # Rewrite only what changed, so an edit touches one file's timestamp (as an editor would).
-        if not os.path.exists(path) or open(path).read() != text:
-            with open(path, "w") as out:
-                out.write(text)
+        write_if_changed(os.path.join(args.out, f"Generated{index}.swift"), text)
+    if args.linux_main:
+        write_if_changed(args.linux_main, speckit_linux_main(files))
 
 
 if __name__ == "__main__":

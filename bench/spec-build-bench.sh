@@ -7,6 +7,9 @@
 #   clean build     the test target and its bundle rebuilt from nothing (dependencies already built)
 #   full clean      the whole scratch package from nothing, SpecKit included (first round only)
 #   edit one        one scenario's title changed, then `swift build --build-tests`
+#   edit one, LinuxMain.swift   (Linux) the same edit in the SpecKit package after it gained an
+#                   explicit test list: SwiftPM then builds no test-discovery module, which it
+#                   otherwise rewrites and recompiles after every edit (docs/specs.md)
 #   type-check      `swiftc -typecheck` of one 20-scenario file: the sum of its function bodies
 #                   (-debug-time-function-bodies) and the frontend's CPU; for SpecKit also the same
 #                   file written with `Feature("…")` without a body (the speckit-flat dialect)
@@ -77,6 +80,9 @@ timed() {
 
 clean_test_target() { # only the generated test target and its bundle
     find "$SCRATCH/$1/.build" -maxdepth 3 \( -name 'GeneratedSpecs.build' -o -name 'SpecBuildBench*Tests*' \) -prune -exec rm -rf {} +
+    # And the build plan, so SwiftPM plans again and rewrites the output file maps it keeps in
+    # those folders (otherwise: "unable to load output file map" once the plan is reused).
+    rm -f "$SCRATCH/$1/.build/debug.yaml"
 }
 
 typecheck() { # DIALECT [FILE LABEL]: appends "function-bodies-ms frontend-cpu-s" to DIALECT.LABEL
@@ -117,14 +123,33 @@ for ((round = 1; round <= RUNS; round++)); do
         say "  round $round/$RUNS: $dialect"
         clean_test_target "$dialect"
         timed "$dialect" clean "$SWIFT" build --build-tests
-        # A different scenario each round, so every round is a real edit of one file.
-        python3 bench/generate-spec-suite.py "$dialect" "$SCRATCH/$dialect/Tests/GeneratedSpecs" "$N" --per-file "$PER_FILE" --edit $((round * 7 % N))
+        # A different scenario each round, all in the first file, so every round is a real edit of
+        # one file (the previous round's edit is undone in the same file).
+        python3 bench/generate-spec-suite.py "$dialect" "$SCRATCH/$dialect/Tests/GeneratedSpecs" "$N" --per-file "$PER_FILE" --edit $((round * 7 % PER_FILE))
         timed "$dialect" edit "$SWIFT" build --build-tests
         typecheck "$dialect"
         if [ "$dialect" = speckit ]; then typecheck speckit "$SCRATCH/speckit/flat/Generated0.swift" typecheck-flat; fi
         run_suite "$dialect"
     done
 done
+
+# The SpecKit package again with an explicit test list (Tests/LinuxMain.swift), alternating with
+# the same edit in plain XCTest: what the test-discovery module costs an edit.
+LINUX_MAIN=0
+if [ "$(uname -s)" = Linux ]; then
+    LINUX_MAIN=1
+    python3 bench/generate-spec-suite.py speckit "$SCRATCH/speckit/Tests/GeneratedSpecs" "$N" --per-file "$PER_FILE" \
+        --linux-main "$SCRATCH/speckit/Tests/LinuxMain.swift"
+    say "  build with Tests/LinuxMain.swift: speckit"
+    timed speckit linuxmain-first "$SWIFT" build --build-tests
+    for ((round = 1; round <= RUNS; round++)); do
+        for dialect in "${DIALECTS[@]}"; do
+            say "  LinuxMain round $round/$RUNS: $dialect"
+            python3 bench/generate-spec-suite.py "$dialect" "$SCRATCH/$dialect/Tests/GeneratedSpecs" "$N" --per-file "$PER_FILE" --edit $(((round * 7 + 3) % PER_FILE))
+            timed "$dialect" edit-again "$SWIFT" build --build-tests
+        done
+    done
+fi
 
 {
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  N=$N ($PER_FILE scenarios a file)  rounds=$RUNS  debug builds  load after: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -140,6 +165,10 @@ done
     row "clean build of the test target, CPU" clean 2 s
     row "edit one scenario, rebuild wall" edit 1 s
     row "edit one scenario, rebuild CPU" edit 2 s
+    if [ "$LINUX_MAIN" = 1 ]; then
+        row "edit one, SpecKit with LinuxMain.swift: wall" edit-again 1 s
+        row "edit one, SpecKit with LinuxMain.swift: CPU" edit-again 2 s
+    fi
     row "type-check one file: function bodies" typecheck 1 ms
     row "type-check one file: frontend CPU" typecheck 2 s
     row "  the same, Feature without body: bodies" typecheck 1 ms typecheck-flat
