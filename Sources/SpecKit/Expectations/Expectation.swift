@@ -205,8 +205,7 @@ public struct Expectation<Value> {
         return outcome.passed
     }
 
-    /// `toEventually`-style styles stop at the first pass; `toNever`/`toAlways` stop at the
-    /// first failure and pass when the time is up.
+    /// Spins the current run loop between polls. See ``pollOnce(_:_:_:limit:timeIsUp:hint:)``.
     private func poll(
         _ matcher: Matcher<Value>, _ style: ExpectationStyle, _ timeout: TimeInterval?, _ interval: TimeInterval?,
         _ description: String?
@@ -221,32 +220,24 @@ public struct Expectation<Value> {
         runLoop.add(keepAlive, forMode: .default)
         defer { keepAlive.invalidate() }
         while true {
-            let outcome = evaluate(matcher, style, cached: false)
-            if style.holdsForDuration {
-                if !outcome.passed {
-                    fail(outcome.message, description)
-                    return false
-                }
-                if Date() >= deadline { return true }
-            } else {
-                if outcome.passed { return true }
-                if Date() >= deadline {
-                    var message = Self.timedOut(outcome.message, after: limit)
-                    if RunningScenario.ofCaller?.isAsync == true {
-                        // Spinning the run loop from inside a main-actor task cannot run
-                        // other main-actor work (Nimble #1006), so say how to wait instead.
-                        message +=
-                            "\n(this scenario is async: wait with `await expect(…).toEventually(…)` "
-                            + "in an `await` step so main-actor work can run)"
-                    }
-                    fail(message, description)
-                    return false
-                }
+            if let result = pollOnce(
+                matcher, style, description, limit: limit, timeIsUp: { Date() >= deadline }, hint: Self.runLoopHint)
+            {
+                return result
             }
             _ = runLoop.run(mode: .default, before: min(Date(timeIntervalSinceNow: interval), deadline))
         }
     }
 
+    /// Spinning the run loop from inside a main-actor task cannot run other main-actor work
+    /// (Nimble #1006), so an async scenario whose `toEventually` times out is told how to wait instead.
+    private static var runLoopHint: String {
+        guard RunningScenario.ofCaller?.isAsync == true else { return "" }
+        return "\n(this scenario is async: wait with `await expect(…).toEventually(…)` "
+            + "in an `await` step so main-actor work can run)"
+    }
+
+    /// Sleeps with `Task.sleep` between polls; a cancelled task stops at the next poll.
     private func pollAsync(
         _ matcher: Matcher<Value>, _ style: ExpectationStyle, _ timeout: TimeInterval?, _ interval: TimeInterval?,
         _ description: String?, _ isolation: isolated (any Actor)?
@@ -255,23 +246,35 @@ public struct Expectation<Value> {
         let interval = interval ?? PollingDefaults.pollInterval
         let deadline = Date(timeIntervalSinceNow: limit)
         while true {
-            let outcome = evaluate(matcher, style, cached: false)
-            if style.holdsForDuration {
-                if !outcome.passed {
-                    fail(outcome.message, description)
-                    return false
-                }
-                if Date() >= deadline || Task.isCancelled { return true }
-            } else {
-                if outcome.passed { return true }
-                if Date() >= deadline || Task.isCancelled {
-                    fail(Self.timedOut(outcome.message, after: limit), description)
-                    return false
-                }
+            if let result = pollOnce(
+                matcher, style, description, limit: limit, timeIsUp: { Date() >= deadline || Task.isCancelled })
+            {
+                return result
             }
             let wait = min(interval, max(0, deadline.timeIntervalSinceNow))
             try? await Task.sleep(nanoseconds: UInt64(max(wait, 0.001) * 1_000_000_000))
         }
+    }
+
+    /// One poll of `poll` and `pollAsync`: the expectation's result once polling is over, nil to
+    /// poll again. `toEventually`-style styles stop at the first pass; `toNever`/`toAlways` stop at
+    /// the first failure and pass when the time is up. `hint` follows a time-out's message.
+    private func pollOnce(
+        _ matcher: Matcher<Value>, _ style: ExpectationStyle, _ description: String?, limit: TimeInterval,
+        timeIsUp: () -> Bool, hint: @autoclosure () -> String = ""
+    ) -> Bool? {
+        let outcome = evaluate(matcher, style, cached: false)
+        if style.holdsForDuration {
+            if !outcome.passed {
+                fail(outcome.message, description)
+                return false
+            }
+            return timeIsUp() ? true : nil
+        }
+        if outcome.passed { return true }
+        guard timeIsUp() else { return nil }
+        fail(Self.timedOut(outcome.message, after: limit) + hint(), description)
+        return false
     }
 
     /// Puts the wait on the first line, before any diff.

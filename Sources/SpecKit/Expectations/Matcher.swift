@@ -121,11 +121,20 @@ public struct Matcher<Actual> {
     /// The short form: `expectation` reads after "expected to"; `nil` fails
     /// either way with "got <nil>".
     public init(_ expectation: String, _ test: @escaping (Actual) throws -> Bool) {
-        self.init { actual in
+        self = .requiringValue(expectation) { (try test($0), describeValue($0)) }
+    }
+
+    /// The frame most matchers share: `nil` fails either way with "got <nil>"; otherwise `judge`
+    /// says whether the value passes and what to print after "got".
+    static func requiringValue(
+        _ expectation: String, _ judge: @escaping (Actual) throws -> (passes: Bool, got: String)
+    ) -> Matcher {
+        Matcher { actual in
             guard let value = try actual.evaluate() else {
                 return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
             }
-            return MatchResult(try test(value), expectation: expectation, actual: describeValue(value))
+            let verdict = try judge(value)
+            return MatchResult(verdict.passes, expectation: expectation, actual: verdict.got)
         }
     }
 

@@ -2,23 +2,13 @@ import Foundation
 
 /// Passes when the collection (or string, or dictionary) has no elements.
 public func beEmpty<C: Collection>() -> Matcher<C> {
-    Matcher { actual in
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: "be empty", actual: "<nil>")
-        }
-        return MatchResult(value.isEmpty, expectation: "be empty", actual: describeValue(value))
-    }
+    Matcher("be empty") { $0.isEmpty }
 }
 
 /// Passes when the collection has exactly `count` elements.
 public func haveCount<C: Collection>(_ count: Int) -> Matcher<C> {
-    Matcher { actual in
-        let expectation = "have count <\(count)>"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
-        return MatchResult(
-            value.count == count, expectation: expectation, actual: "count <\(value.count)>: \(describeValue(value))")
+    .requiringValue("have count <\(count)>") { value in
+        (value.count == count, "count <\(value.count)>: \(describeValue(value))")
     }
 }
 
@@ -33,72 +23,40 @@ public func contain<S: Sequence>(_ items: [S.Element]) -> Matcher<S> where S.Ele
 }
 
 private func containAll<S: Sequence>(_ items: [S.Element]) -> Matcher<S> where S.Element: Equatable {
-    Matcher { actual in
-        let expectation = "contain \(describeList(items))"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
+    .requiringValue("contain \(describeList(items))") { value in
         let elements = Array(value)
         let missing = items.filter { !elements.contains($0) }
         let got = describeValue(elements) + (missing.isEmpty || items.count == 1 ? "" : " (missing \(describeList(missing)))")
-        return MatchResult(missing.isEmpty, expectation: expectation, actual: got)
+        return (missing.isEmpty, got)
     }
 }
 
 /// Passes when the string contains every one of `substrings`.
 public func contain(_ substrings: String...) -> Matcher<String> {
-    Matcher { actual in
-        let expectation = "contain \(describeList(substrings))"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
-        return MatchResult(substrings.allSatisfy(value.contains), expectation: expectation, actual: describeValue(value))
-    }
+    Matcher("contain \(describeList(substrings))") { value in substrings.allSatisfy(value.contains) }
 }
 
 /// Passes when the sequence's first element is `element`.
 public func beginWith<S: Sequence>(_ element: S.Element) -> Matcher<S> where S.Element: Equatable {
-    Matcher { actual in
-        let expectation = "begin with \(describeValue(element))"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
+    .requiringValue("begin with \(describeValue(element))") { value in
         var iterator = value.makeIterator()
-        return MatchResult(iterator.next() == element, expectation: expectation, actual: describeValue(Array(value)))
+        return (iterator.next() == element, describeValue(Array(value)))
     }
 }
 
 /// Passes when the string starts with `prefix`.
 public func beginWith(_ prefix: String) -> Matcher<String> {
-    Matcher { actual in
-        let expectation = "begin with \(describeValue(prefix))"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
-        return MatchResult(value.hasPrefix(prefix), expectation: expectation, actual: describeValue(value))
-    }
+    Matcher("begin with \(describeValue(prefix))") { $0.hasPrefix(prefix) }
 }
 
 /// Passes when the collection's last element is `element`.
 public func endWith<C: BidirectionalCollection>(_ element: C.Element) -> Matcher<C> where C.Element: Equatable {
-    Matcher { actual in
-        let expectation = "end with \(describeValue(element))"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
-        return MatchResult(value.last == element, expectation: expectation, actual: describeValue(Array(value)))
-    }
+    .requiringValue("end with \(describeValue(element))") { ($0.last == element, describeValue(Array($0))) }
 }
 
 /// Passes when the string ends with `suffix`.
 public func endWith(_ suffix: String) -> Matcher<String> {
-    Matcher { actual in
-        let expectation = "end with \(describeValue(suffix))"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
-        return MatchResult(value.hasSuffix(suffix), expectation: expectation, actual: describeValue(value))
-    }
+    Matcher("end with \(describeValue(suffix))") { $0.hasSuffix(suffix) }
 }
 
 /// Passes when the regular expression finds a match anywhere in the string

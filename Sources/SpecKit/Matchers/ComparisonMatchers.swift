@@ -22,75 +22,39 @@ public func beLessThanOrEqualTo<T: Comparable>(_ limit: T) -> Matcher<T> {
 
 /// Passes when the value is within `delta` of `expected`: `expect(ratio).to(beCloseTo(0.3, within: 0.001))`.
 public func beCloseTo<T: FloatingPoint>(_ expected: T, within delta: T = T(1) / T(10_000)) -> Matcher<T> {
-    Matcher { actual in
-        let expectation = "be close to <\(expected)> (within \(delta))"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
-        return MatchResult(abs(value - expected) <= delta, expectation: expectation, actual: "<\(value)>")
-    }
+    .requiringValue("be close to <\(expected)> (within \(delta))") { (abs($0 - expected) <= delta, "<\($0)>") }
 }
 
 /// Passes when `dates` are at most `delta` seconds apart: `expect(story.createdAt).to(beCloseTo(now, within: 60))`.
 public func beCloseTo(_ expected: Date, within delta: TimeInterval = 0.0001) -> Matcher<Date> {
-    Matcher { actual in
-        let expectation = "be close to \(describeValue(expected)) (within \(delta) s)"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
-        return MatchResult(
-            abs(value.timeIntervalSince(expected)) <= delta, expectation: expectation, actual: describeValue(value))
-    }
+    Matcher("be close to \(describeValue(expected)) (within \(delta) s)") { abs($0.timeIntervalSince(expected)) <= delta }
 }
 
 /// Passes when both arrays have the same length and each element is within `delta` of its
 /// counterpart; the message names the first element that is not.
 public func beCloseTo<T: FloatingPoint>(_ expected: [T], within delta: T = T(1) / T(10_000)) -> Matcher<[T]> {
-    Matcher { actual in
-        let expectation = "be close to <\(expected.map { "\($0)" }.joined(separator: ", "))> (each within \(delta))"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
+    .requiringValue("be close to <\(expected.map { "\($0)" }.joined(separator: ", "))> (each within \(delta))") { value in
         let got = "<\(value.map { "\($0)" }.joined(separator: ", "))>"
         guard value.count == expected.count else {
-            return MatchResult(false, expectation: expectation, actual: got + " (\(value.count) elements, not \(expected.count))")
+            return (false, got + " (\(value.count) elements, not \(expected.count))")
         }
         if let index = value.indices.first(where: { !(abs(value[$0] - expected[$0]) <= delta) }) {
-            return MatchResult(
-                false, expectation: expectation, actual: got + " (element [\(index)] is off by \(abs(value[index] - expected[index])))")
+            return (false, got + " (element [\(index)] is off by \(abs(value[index] - expected[index])))")
         }
-        return MatchResult(true, expectation: expectation, actual: got)
+        return (true, got)
     }
 }
 
 /// Passes when the value lies in the closed range: `expect(score).to(beWithin(1...5))`.
 public func beWithin<T: Comparable>(_ range: ClosedRange<T>) -> Matcher<T> {
-    Matcher { actual in
-        let expectation = "be within \(describeValue(range.lowerBound))...\(describeValue(range.upperBound))"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
-        return MatchResult(range.contains(value), expectation: expectation, actual: describeValue(value))
-    }
+    Matcher("be within \(describeValue(range.lowerBound))...\(describeValue(range.upperBound))") { range.contains($0) }
 }
 
 /// Passes when the value lies in the half-open range: `expect(index).to(beWithin(0..<count))`.
 public func beWithin<T: Comparable>(_ range: Range<T>) -> Matcher<T> {
-    Matcher { actual in
-        let expectation = "be within \(describeValue(range.lowerBound))..<\(describeValue(range.upperBound))"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
-        return MatchResult(range.contains(value), expectation: expectation, actual: describeValue(value))
-    }
+    Matcher("be within \(describeValue(range.lowerBound))..<\(describeValue(range.upperBound))") { range.contains($0) }
 }
 
 private func compare<T: Comparable>(_ verb: String, _ limit: T, _ test: @escaping (T, T) -> Bool) -> Matcher<T> {
-    Matcher { actual in
-        let expectation = "\(verb) \(describeValue(limit))"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
-        return MatchResult(test(value, limit), expectation: expectation, actual: describeValue(value))
-    }
+    Matcher("\(verb) \(describeValue(limit))") { test($0, limit) }
 }

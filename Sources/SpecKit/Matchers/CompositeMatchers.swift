@@ -56,17 +56,11 @@ public func map<T, U>(_ transform: @escaping (T) throws -> U, _ matcher: Matcher
 public func allPass<S: Sequence>(
     _ description: String = "pass the condition", _ predicate: @escaping (S.Element) throws -> Bool
 ) -> Matcher<S> {
-    Matcher { actual in
-        let expectation = "all \(description)"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
+    .requiringValue("all \(description)") { value in
         for (index, element) in value.enumerated() where try !predicate(element) {
-            return MatchResult(
-                false, expectation: expectation,
-                actual: "element [\(index)] \(describeValue(element)) does not, in \(describeValue(Array(value)))")
+            return (false, "element [\(index)] \(describeValue(element)) does not, in \(describeValue(Array(value)))")
         }
-        return MatchResult(true, expectation: expectation, actual: describeValue(Array(value)))
+        return (true, describeValue(Array(value)))
     }
 }
 
@@ -98,14 +92,7 @@ public func allPass<S: Sequence>(_ matcher: Matcher<S.Element>) -> Matcher<S> {
 public func containElementSatisfying<S: Sequence>(
     _ predicate: @escaping (S.Element) throws -> Bool, _ description: String = ""
 ) -> Matcher<S> {
-    Matcher { actual in
-        let expectation =
-            description.isEmpty
-            ? "contain an element satisfying the condition" : "contain an element satisfying \(description)"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
-        let found = try value.contains(where: predicate)
-        return MatchResult(found, expectation: expectation, actual: describeValue(Array(value)))
-    }
+    let expectation =
+        description.isEmpty ? "contain an element satisfying the condition" : "contain an element satisfying \(description)"
+    return .requiringValue(expectation) { value in (try value.contains(where: predicate), describeValue(Array(value))) }
 }

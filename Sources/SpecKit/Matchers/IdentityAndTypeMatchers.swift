@@ -18,28 +18,17 @@ public func be<T>(_ expected: AnyObject?) -> Matcher<T> {
 /// Passes when the value is an instance of `type` or of a subclass (or conforms, for a protocol):
 /// `expect(error).to(beAKindOf(DecodingError.self))`.
 public func beAKindOf<T, Expected>(_ type: Expected.Type) -> Matcher<T> {
-    Matcher { actual in
-        let expectation = "be a kind of \(ValueDump.name(of: type))"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
-        return MatchResult(
-            value is Expected, expectation: expectation, actual: "<\(ValueDump.name(of: Swift.type(of: value as Any))) instance>")
+    .requiringValue("be a kind of \(ValueDump.name(of: type))") { value in
+        (value is Expected, "<\(ValueDump.name(of: Swift.type(of: value as Any))) instance>")
     }
 }
 
 /// Passes when the value's dynamic type is exactly `type` (a subclass does not count):
 /// `expect(screen).to(beAnInstanceOf(LoginScreen.self))`.
 public func beAnInstanceOf<T, Expected>(_ type: Expected.Type) -> Matcher<T> {
-    Matcher { actual in
-        let expectation = "be an instance of \(ValueDump.name(of: type))"
-        guard let value = try actual.evaluate() else {
-            return MatchResult(status: .failsRegardless, expectation: expectation, actual: "<nil>")
-        }
+    .requiringValue("be an instance of \(ValueDump.name(of: type))") { value in
         let dynamicType = Swift.type(of: value as Any)
-        return MatchResult(
-            ObjectIdentifier(dynamicType) == ObjectIdentifier(type), expectation: expectation,
-            actual: "<\(ValueDump.name(of: dynamicType)) instance>")
+        return (ObjectIdentifier(dynamicType) == ObjectIdentifier(type), "<\(ValueDump.name(of: dynamicType)) instance>")
     }
 }
 

@@ -12,22 +12,18 @@ enum StepRunner {
         if RunningScenario.ofTask?.isExpired == true { return }
         guard let run = RunningScenario.ofCaller else {
             return runOutsideScenario(keyword, text, site) {
-                if let problem = attachment?.table?.problem { throw StepArgumentError(message: problem) }
+                try checkArguments(attachment)
                 try body()
             }
         }
-        guard
-            let index = run.recorder.beginStep(
-                keyword: keyword, text: text, site: site, background: run.inBackground, attachment: attachment)
-        else { return }
-        let start = DispatchTime.now().uptimeNanoseconds
+        guard let step = OpenStep(run, keyword, text, site, attachment) else { return }
         do {
-            if let problem = attachment?.table?.problem { throw StepArgumentError(message: problem) }
+            try checkArguments(attachment)
             try body()
         } catch {
-            ScenarioRunner.handle(error, label: nil, site: site, run)
+            step.fail(error)
         }
-        run.recorder.endStep(index, duration: elapsed(since: start))
+        step.close()
     }
 
     static func run(
@@ -37,29 +33,26 @@ enum StepRunner {
         if RunningScenario.ofTask?.isExpired == true { return }
         guard let run = RunningScenario.ofCaller else {
             do {
-                if let problem = attachment?.table?.problem { throw StepArgumentError(message: problem) }
+                try checkArguments(attachment)
                 try await body()
             } catch {
                 reportOutside(error, keyword, text, site)
             }
             return
         }
-        guard
-            let index = run.recorder.beginStep(
-                keyword: keyword, text: text, site: site, background: run.inBackground, attachment: attachment)
-        else { return }
-        let start = DispatchTime.now().uptimeNanoseconds
+        guard let step = OpenStep(run, keyword, text, site, attachment) else { return }
         do {
-            if let problem = attachment?.table?.problem { throw StepArgumentError(message: problem) }
+            try checkArguments(attachment)
             try await body()
         } catch {
-            ScenarioRunner.handle(error, label: nil, site: site, run)
+            step.fail(error)
         }
-        run.recorder.endStep(index, duration: elapsed(since: start))
+        step.close()
     }
 
-    private static func elapsed(since start: UInt64) -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds &- start) / 1_000_000_000
+    /// A ragged or empty table fails the step before its body runs.
+    private static func checkArguments(_ attachment: StepAttachment?) throws {
+        if let problem = attachment?.table?.problem { throw StepArgumentError(message: problem) }
     }
 
     /// Steps belong in scenario bodies. Declared directly in a Feature they are
@@ -86,6 +79,35 @@ enum StepRunner {
         FailureRecording.record(
             "[\(keyword) \(text)] " + ErrorText.failureMessage(for: error), file: site.file, line: site.line,
             expected: false)
+    }
+}
+
+/// A step begun in the running scenario's record, timed from its start until ``close()``.
+@MainActor
+private struct OpenStep {
+    let run: RunningScenario
+    let site: CallSite
+    let index: Int
+    let start: UInt64
+
+    /// Nil when the recorder takes no more steps.
+    init?(_ run: RunningScenario, _ keyword: String, _ text: String, _ site: CallSite, _ attachment: StepAttachment?) {
+        guard
+            let index = run.recorder.beginStep(
+                keyword: keyword, text: text, site: site, background: run.inBackground, attachment: attachment)
+        else { return nil }
+        self.run = run
+        self.site = site
+        self.index = index
+        self.start = DispatchTime.now().uptimeNanoseconds
+    }
+
+    func fail(_ error: Error) {
+        ScenarioRunner.handle(error, label: nil, site: site, run)
+    }
+
+    func close() {
+        run.recorder.endStep(index, duration: Double(DispatchTime.now().uptimeNanoseconds &- start) / 1_000_000_000)
     }
 }
 
