@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Platform seam: `open(2)` and `close(2)` for the server's file reads (`RegularFile`,
+/// Platform seam: `open(2)`, `read(2)` and `close(2)` for the server's file reads (`RegularFile`,
 /// `ConfinedFiles`), named through their C library so Foundation's overloads never shadow them.
 enum FileDescriptorCalls {
     static func open(_ path: String, _ flags: Int32) -> Int32 {
@@ -20,6 +20,14 @@ enum FileDescriptorCalls {
         Glibc.close(fd)
         #else
         Darwin.close(fd)
+        #endif
+    }
+
+    static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.read(fd, buffer, count)
+        #else
+        Darwin.read(fd, buffer, count)
         #endif
     }
 }

@@ -86,6 +86,9 @@ struct FilePlan: Sendable {
     /// with its message).
     private let literalTargets: (ConfinedFiles.Target, ConfinedFiles.Target?)?
 
+    /// The working-directory candidate of a literal name, looked up before the root.
+    var workingDirectoryTarget: ConfinedFiles.Target? { literalTargets?.1 }
+
     init(name: TextPlan, charset: String?, rendersContent: Bool, vars: TemplateVariables, root: String, fallback: String?) {
         self.name = name
         self.charset = charset

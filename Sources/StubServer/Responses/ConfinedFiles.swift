@@ -331,3 +331,35 @@ struct FileIdentity: Hashable, Sendable {
             changed: changed)
     }
 }
+
+extension ConfinedFiles {
+    /// Reads to the end (at most `ConfinedFiles.maximumSize` + 1 bytes).
+    static func readAll(_ fd: Int32, expected: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var capacity = max(expected + 1, 512)
+        while true {
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: capacity - start))
+            var filled = start
+            while filled < bytes.count {
+                let count = bytes.withUnsafeMutableBytes { buffer in
+                    FileDescriptorCalls.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+                }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return nil
+                }
+                if count == 0 {
+                    bytes.removeSubrange(filled...)
+                    return bytes
+                }
+                filled += count
+            }
+            guard capacity <= ConfinedFiles.maximumSize else {
+                bytes.removeSubrange(filled...)
+                return bytes
+            }
+            capacity *= 2
+        }
+    }
+}

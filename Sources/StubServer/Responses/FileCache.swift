@@ -62,6 +62,9 @@ final class FileCache: @unchecked Sendable {
     /// The event-loop turn of the last drain (guarded by `drainLock`).
     private var drainedInTurn: EventLoopTurn?
     private var generation: UInt64 = 0
+    /// Bumped by every eviction: a memo's hits do not refresh its entry, so an evicted entry
+    /// must end the memos taken from it.
+    private var evictions: UInt64 = 0
     /// `Target.key` → the generation it was trusted in.
     private var trusted: [String: UInt64] = [:]
     /// `Target.key` → a "no such file" trusted in a generation (moco's working-directory
@@ -248,7 +251,7 @@ final class FileCache: @unchecked Sendable {
         statistics.misses += 1
         lock.unlock()
 
-        guard let bytes = Self.readAll(opened.fd, expected: opened.identity.size) else {
+        guard let bytes = ConfinedFiles.readAll(opened.fd, expected: opened.identity.size) else {
             return .failure(
                 ConfinedFiles.Failure(message: "\(quoted(name)) could not be read: \(String(cString: strerror(errno)))", isNotFound: false))
         }
@@ -313,12 +316,42 @@ final class FileCache: @unchecked Sendable {
         return value
     }
 
+    /// The value `memo` holds, when nothing watched changed since `remember` stored it; nil
+    /// otherwise, and always where files are not watched.
+    func recall<Value>(_ memo: Memo<Value>) -> Value? {
+        guard watchFD >= 0 else { return nil }
+        drainWatchEvents(oncePerTurn: true)
+        lock.lock()
+        defer { lock.unlock() }
+        guard let value = memo.value, memo.generation == generation, memo.evictions == evictions else { return nil }
+        statistics.hits += 1
+        statistics.recalls += 1
+        return value
+    }
+
+    /// Keeps `value`, derived from `file`, in `memo` when the file is trusted (its whole path is
+    /// watched and unchanged) and, when `absent` was looked up first and is not the file (moco's
+    /// working-directory candidate), its absence is trusted too.
+    func remember<Value>(_ value: Value, in memo: Memo<Value>, from file: File, absent: ConfinedFiles.Target?) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard trusted[file.key] == generation, entries[file.key]?.identity == file.identity else { return }
+        if let absent, absent.key != file.key, trustedMisses[absent.key]?.generation != generation { return }
+        memo.value = value
+        memo.generation = generation
+        memo.evictions = evictions
+    }
+
     /// Drops everything (tests, and a reload that wants a clean start).
     func removeAll() {
         lock.lock(); defer { lock.unlock() }
         entries.removeAll()
         realRoots.removeAll()
         storedBytes = 0
+        generation &+= 1
+        evictions &+= 1
+        trusted.removeAll()
+        trustedMisses.removeAll()
     }
 
     // MARK: Internals
@@ -346,6 +379,7 @@ final class FileCache: @unchecked Sendable {
             guard let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) else { return }
             storedBytes -= oldest.value.cost
             entries[oldest.key] = nil
+            evictions &+= 1
         }
     }
 
@@ -361,39 +395,5 @@ final class FileCache: @unchecked Sendable {
         realRoots[root] = real
         lock.unlock()
         return real
-    }
-
-    /// Reads to the end (at most `ConfinedFiles.maximumSize` + 1 bytes).
-    private static func readAll(_ fd: Int32, expected: Int) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var capacity = max(expected + 1, 512)
-        while true {
-            let start = bytes.count
-            bytes.append(contentsOf: repeatElement(0, count: capacity - start))
-            var filled = start
-            while filled < bytes.count {
-                let count = bytes.withUnsafeMutableBytes { buffer in
-                    #if canImport(Glibc)
-                    Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
-                    #else
-                    Darwin.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
-                    #endif
-                }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return nil
-                }
-                if count == 0 {
-                    bytes.removeSubrange(filled...)
-                    return bytes
-                }
-                filled += count
-            }
-            guard capacity <= ConfinedFiles.maximumSize else {
-                bytes.removeSubrange(filled...)
-                return bytes
-            }
-            capacity *= 2
-        }
     }
 }

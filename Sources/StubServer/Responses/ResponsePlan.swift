@@ -9,6 +9,8 @@ final class ResponsePlan: Sendable {
     /// The one step that reads a literal file when every other step is static.
     private let preparedFile: (index: Int, plan: FilePlan)?
     private let preparedFileSlot = FileCache.makeSlot()
+    /// The prepared reply of the file's trusted version, recalled without a cache lookup.
+    private let preparedFileMemo = FileCache.Memo<PreparedFileReply>()
     private let steps: [ResponseStep]
     /// The stub, named `file#index` in error bodies.
     let owner: StubReference
@@ -77,6 +79,7 @@ final class ResponsePlan: Sendable {
             }
             return PreparedFileReply(response: PreparedResponse(draft.response), delay: draft.delay)
         }
+        FileCache.shared.remember(built, in: preparedFileMemo, from: file, absent: plan.workingDirectoryTarget)
         return HTTPReply(.prepared(built.response), delay: built.delay)
     }
 
@@ -86,6 +89,7 @@ final class ResponsePlan: Sendable {
     func reply(_ input: @autoclosure () -> TemplateContext) -> HTTPReply {
         if let prepared { return HTTPReply(.prepared(prepared), delay: preparedDelay) }
         if let (index, plan) = preparedFile {
+            if let built = FileCache.shared.recall(preparedFileMemo) { return HTTPReply(.prepared(built.response), delay: built.delay) }
             do throws(ResponseFailure) {
                 if let reply = try preparedFileReply(index: index, plan: plan) { return reply }
             } catch {
