@@ -105,13 +105,13 @@ package struct DocumentSet: Sendable {
         for token in Self.tokens(of: location.pointer) {
             pointer += "/" + Self.escape(token)
             if node.members != nil, let child = self.node(in: location.document, pointer: pointer) {
-                path += PathText.key(token)
+                path += JSONPathText.key(token, asciiOnly: true)
                 node = child
             } else if let elements = node.elements, let index = Int(token), index >= 0, index < elements.count {
-                path += PathText.index(index)
+                path += JSONPathText.index(index)
                 node = elements[index]
             } else {
-                path += PathText.key(token)
+                path += JSONPathText.key(token, asciiOnly: true)
             }
         }
         return path

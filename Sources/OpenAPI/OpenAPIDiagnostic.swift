@@ -37,29 +37,9 @@ public struct OpenAPIError: Error, Sendable, CustomStringConvertible {
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }
 
-/// JSON paths the way diagnostics print them (`.paths["/users/{id}"].get`, `.tags[0]`), the
-/// notation `JSONNode.offset(atPath:)` reads back to place a problem.
+/// Text for OpenAPI diagnostics; JSON paths in them are written by `JSONPathText` (keys with
+/// `asciiOnly`, so a non-ASCII key stays quoted: `.properties["café"]`).
 package enum PathText {
-    package static func key(_ key: String) -> String {
-        let plain =
-            !key.isEmpty
-            && key.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                    UInt8(ascii: "_"), UInt8(ascii: "-"):
-                    true
-                default:
-                    false
-                }
-            }
-        if plain { return "." + key }
-        var out = ""
-        JSONWriter.writeString(key, into: &out)
-        return "[" + out + "]"
-    }
-
-    package static func index(_ index: Int) -> String { "[\(index)]" }
-
     /// `"text"` as JSON, clipped, for messages.
     package static func quoted(_ text: String) -> String {
         let clipped = text.count > 120 ? String(text.prefix(120)) + "…" : text

@@ -203,7 +203,8 @@ extension SchemaRun {
             outer: for i in elements.indices {
                 for j in elements.indices where j > i && SchemaRun.equal(elements[i], elements[j]) {
                     violations.append(
-                        violation(path + PathText.index(j), location, "uniqueItems", "items must be unique; this one repeats item [\(i)]"))
+                        violation(
+                            path + JSONPathText.index(j), location, "uniqueItems", "items must be unique; this one repeats item [\(i)]"))
                     break outer
                 }
             }
@@ -212,7 +213,8 @@ extension SchemaRun {
         if let prefix = schema["prefixItems"]?.elements {
             for index in prefix.indices where index < elements.count {
                 _ = check(
-                    elements[index], at(at(location, "prefixItems"), String(index)), path: path + PathText.index(index), into: &violations)
+                    elements[index], at(at(location, "prefixItems"), String(index)), path: path + JSONPathText.index(index),
+                    into: &violations)
             }
             first = prefix.count
         }
@@ -220,11 +222,12 @@ extension SchemaRun {
             if let tuple = items.elements { // draft-04 style tuple (some 3.0 documents)
                 for index in tuple.indices where index < elements.count {
                     _ = check(
-                        elements[index], at(at(location, "items"), String(index)), path: path + PathText.index(index), into: &violations)
+                        elements[index], at(at(location, "items"), String(index)), path: path + JSONPathText.index(index), into: &violations
+                    )
                 }
             } else {
                 for index in elements.indices where index >= first {
-                    _ = check(elements[index], at(location, "items"), path: path + PathText.index(index), into: &violations)
+                    _ = check(elements[index], at(location, "items"), path: path + JSONPathText.index(index), into: &violations)
                 }
             }
         }
@@ -257,7 +260,7 @@ extension SchemaRun {
         }
         let additional = schema["additionalProperties"]
         for member in object.members {
-            let memberPath = path + PathText.key(member.key)
+            let memberPath = path + JSONPathText.key(member.key, asciiOnly: true)
             var matched = false
             if properties.contains(where: { $0.key == member.key }) {
                 matched = true

@@ -263,7 +263,7 @@ struct SchemaRun {
         guard let reference, case .success(let target) = sources.resolve(reference, from: location.document) else {
             violations.append(
                 violation(
-                    path + PathText.key(property), location, "discriminator",
+                    path + JSONPathText.key(property, asciiOnly: true), location, "discriminator",
                     "\(PathText.quoted(value)) names no \(keyword) alternative (discriminator \(PathText.quoted(property)))"))
             return
         }

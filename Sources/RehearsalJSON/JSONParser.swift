@@ -19,6 +19,20 @@ package enum JSONParser {
         return try parser.parseDocument()
     }
 
+    /// The character that starts at `offset` (before `bytes.endIndex`) as an error message names
+    /// it: `'x'`, the whole character for non-ASCII input (`'é'`), or `control character 0x1F`.
+    /// The YAML reader names characters this way too.
+    package static func describeCharacter(at offset: Int, in bytes: [UInt8]) -> String {
+        let byte = bytes[offset]
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        if byte >= 0x80 {
+            var end = offset + 1
+            while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+            return "'\(String(decoding: bytes[offset..<end], as: UTF8.self))'"
+        }
+        return "control character 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
     private struct State {
         let bytes: [UInt8]
         var index = 0
@@ -56,15 +70,7 @@ package enum JSONParser {
 
         func describeByte(at offset: Int) -> String {
             guard offset < bytes.count else { return "end of input" }
-            let byte = bytes[offset]
-            if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-            if byte >= 0x80 {
-                // Show the whole character for non-ASCII input.
-                var end = offset + 1
-                while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
-                return "'\(String(decoding: bytes[offset..<end], as: UTF8.self))'"
-            }
-            return "control character 0x\(String(byte, radix: 16, uppercase: true))"
+            return JSONParser.describeCharacter(at: offset, in: bytes)
         }
 
         mutating func parseValue() throws(JSONSyntaxError) -> JSONNode {

@@ -39,7 +39,14 @@ enum SHA256 {
             }
             for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { hash[index] = hash[index] &+ value }
         }
-        return hash.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - $0 * 8)) } }
+        // Big-endian bytes of each word. A loop, not nested `flatMap`/`map` closures: the type checker
+        // took 150–290 ms to solve those (issue 23).
+        var digest: [UInt8] = []
+        digest.reserveCapacity(32)
+        for word in hash {
+            for shift: UInt32 in [24, 16, 8, 0] { digest.append(UInt8(truncatingIfNeeded: word >> shift)) }
+        }
+        return digest
     }
 
     /// `'sha256-…'` as a Content-Security-Policy source for an inline element whose text is `text`.

@@ -55,19 +55,11 @@ enum SocketCommand {
         return "received \(received) → sent \(quoted(sent)) (\(stub))"
     }
 
-    /// The text, escaped and cut at 200 characters, for one log line.
+    /// The text as a JSON string (the one escaper the package has), cut at 200 characters, for
+    /// one log line.
     private static func quoted(_ bytes: [UInt8]) -> String {
-        let text = String(decoding: bytes.prefix(200), as: UTF8.self)
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            case "\"": escaped += "\\\""
-            default: escaped += scalar.value < 0x20 ? String(format: "\\u{%02X}", scalar.value) : String(scalar)
-            }
-        }
-        return "\"\(escaped)\"" + (bytes.count > 200 ? "… (\(bytes.count) bytes)" : "")
+        var quoted = ""
+        JSONWriter.writeString(String(decoding: bytes.prefix(200), as: UTF8.self), into: &quoted)
+        return quoted + (bytes.count > 200 ? "… (\(bytes.count) bytes)" : "")
     }
 }

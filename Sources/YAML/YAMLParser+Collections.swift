@@ -81,43 +81,42 @@ extension YAMLParser {
         }
     }
 
-    /// The `,` before a flow collection's next entry (every entry but the first); returns the
-    /// token after it, which is the closing bracket after a trailing comma.
-    mutating func flowEntrySeparator(_ token: YAMLToken, collection: String, closer: Character, open: YAMLToken)
-        throws(YAMLSyntaxError) -> YAMLToken
-    {
-        guard token.kind == .flowEntry else {
-            if token.kind == .streamEnd || token.kind == .documentStart || token.kind == .documentEnd {
-                throw fail("the flow \(collection) that starts at \(open.start) is not closed; expected '\(closer)'", at: token.start)
-            }
-            throw fail(
-                "expected ',' or '\(closer)' in the flow \(collection) that starts at \(open.start), found \(token.description)",
-                at: token.start)
+    /// The first token of a flow collection's next entry, past the `,` that every entry but the
+    /// first needs; nil at the closing bracket (after a trailing comma too), which is left for
+    /// the caller to take. `end` is that bracket's kind: `.flowSequenceEnd` or `.flowMappingEnd`.
+    mutating func nextFlowEntry(first: Bool, end: YAMLToken.Kind, open: YAMLToken) throws(YAMLSyntaxError) -> YAMLToken? {
+        let (collection, closer) = end == .flowSequenceEnd ? ("sequence", "]") : ("mapping", "}")
+        func notClosed(_ token: YAMLToken) -> YAMLSyntaxError {
+            fail("the flow \(collection) that starts at \(open.start) is not closed; expected '\(closer)'", at: token.start)
         }
-        _ = try next()
-        return try peek()
+        var token = try peek()
+        if token.kind == end { return nil }
+        if !first {
+            guard token.kind == .flowEntry else {
+                if token.kind == .streamEnd || token.kind == .documentStart || token.kind == .documentEnd { throw notClosed(token) }
+                throw fail(
+                    "expected ',' or '\(closer)' in the flow \(collection) that starts at \(open.start), found \(token.description)",
+                    at: token.start)
+            }
+            _ = try next()
+            token = try peek()
+            if token.kind == end { return nil }
+        }
+        if token.kind == .streamEnd { throw notClosed(token) }
+        return token
     }
 
     mutating func parseFlowSequence() throws(YAMLSyntaxError) -> [YAMLNode] {
         let open = try next() // '['
         var elements: [YAMLNode] = []
-        var first = true
-        while true {
-            var token = try peek()
-            if token.kind == .flowSequenceEnd { break }
-            if !first {
-                token = try flowEntrySeparator(token, collection: "sequence", closer: "]", open: open)
-                if token.kind == .flowSequenceEnd { break }
-            }
-            first = false
+        // Each entry adds one element (or throws), so no elements yet means the first entry.
+        while let token = try nextFlowEntry(first: elements.isEmpty, end: .flowSequenceEnd, open: open) {
             switch token.kind {
             case .key, .value:
                 // A single-pair mapping inside a sequence: [a: b] or [? a : b].
                 let (pair, mark) = try parseFlowPair(end: .flowSequenceEnd)
                 try count(1, at: mark)
                 elements.append(YAMLNode(kind: .mapping([pair]), mark: mark))
-            case .streamEnd:
-                throw fail("the flow sequence that starts at \(open.start) is not closed; expected ']'", at: token.start)
             case .flowEntry:
                 throw fail("found ',' without a value before it in the flow sequence that starts at \(open.start)", at: token.start)
             default:
@@ -131,23 +130,12 @@ extension YAMLParser {
     mutating func parseFlowMapping() throws(YAMLSyntaxError) -> [YAMLPair] {
         let open = try next() // '{'
         var pairs: [YAMLPair] = []
-        var first = true
-        while true {
-            var token = try peek()
-            if token.kind == .flowMappingEnd { break }
-            if !first {
-                token = try flowEntrySeparator(token, collection: "mapping", closer: "}", open: open)
-                if token.kind == .flowMappingEnd { break }
-            }
-            first = false
-            switch token.kind {
-            case .streamEnd:
-                throw fail("the flow mapping that starts at \(open.start) is not closed; expected '}'", at: token.start)
-            case .flowEntry:
+        // Each entry adds one pair (or throws), so no pairs yet means the first entry.
+        while let token = try nextFlowEntry(first: pairs.isEmpty, end: .flowMappingEnd, open: open) {
+            if token.kind == .flowEntry {
                 throw fail("found ',' without an entry before it in the flow mapping that starts at \(open.start)", at: token.start)
-            default:
-                pairs.append(try parseFlowPair(end: .flowMappingEnd).pair)
             }
+            pairs.append(try parseFlowPair(end: .flowMappingEnd).pair)
         }
         _ = try next() // '}'
         return pairs

@@ -1,3 +1,5 @@
+import RehearsalJSON
+
 /// Turns YAML bytes into tokens. Indentation becomes BLOCK-*-START / BLOCK-END tokens and an
 /// implicit ("simple") key gets its KEY token inserted once the ':' after it is seen, so the
 /// parser above works on structure alone. Every failure is a thrown `YAMLSyntaxError`; the
@@ -102,13 +104,7 @@ struct YAMLScanner {
         let byte = bytes[at]
         if byte == 0x09 { return "a tab character" }
         if Self.isBreak(byte) { return "a line break" }
-        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-        if byte >= 0x80 {
-            var end = at + 1
-            while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
-            return "'\(String(decoding: bytes[at..<end], as: UTF8.self))'"
-        }
-        return "control character 0x\(String(byte, radix: 16, uppercase: true))"
+        return JSONParser.describeCharacter(at: at, in: bytes)
     }
 
     // MARK: Token queue

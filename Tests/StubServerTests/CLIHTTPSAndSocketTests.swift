@@ -112,6 +112,10 @@ final class CLIHTTPSAndSocketTests: XCTestCase {
         try client.send("anything")
         XCTAssertEqual(client.receiveSome(limit: 4), Array("blah".utf8))
         XCTAssertNotNil(process.waitForLine { $0 == #"received "foo" → sent "bar" (base.json#0)"# }, "\(process.stdout)")
+        // The log quotes what arrived as a JSON string: a backslash and a control byte stay readable.
+        try client.send("back\\slash\u{1}")
+        XCTAssertEqual(client.receiveSome(limit: 4), Array("blah".utf8))
+        XCTAssertNotNil(process.waitForLine { $0 == #"received "back\\slash\u0001" → sent "blah" (base.json#1)"# }, "\(process.stdout)")
         stop(process)
         let refused = try StubServerProcess.run(["socket", "-c", "foo.json", "-g", "x.json"], workingDirectory: directory.url)
         XCTAssertEqual(refused.status, 64)

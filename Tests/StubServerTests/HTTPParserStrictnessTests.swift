@@ -30,6 +30,17 @@ final class HTTPParserStrictnessTests: XCTestCase {
         XCTAssertEqual(try exchange("GET / HTTP/1.1\r\nHost: my-host.example\r\nConnection: close\r\n\r\n").status, 200)
     }
 
+    /// Every byte RFC 3986's `reg-name`, `IP-literal` and port allow passes; others do not.
+    func testHostBytesAreTheURIGrammars() throws {
+        for byte in "-._~!$&'()*+;=%:[]" {
+            let request = "GET / HTTP/1.1\r\nHost: a\(byte)b\r\nConnection: close\r\n\r\n"
+            XCTAssertEqual(try exchange(request).status, 200, "Host: a\(byte)b")
+        }
+        for byte in "/@\"<>\\^`{|}?#" {
+            XCTAssertEqual(try exchange("GET / HTTP/1.1\r\nHost: a\(byte)b\r\n\r\n").status, 400, "Host: a\(byte)b")
+        }
+    }
+
     /// HTTP/1.2 is processed and answered as HTTP/1.1 (RFC 9110 §2.5). Before, the answer
     /// claimed `HTTP/1.2`, a version the server does not speak.
     func testHigherMinorVersionIsAnsweredAsHTTP11() throws {

@@ -91,7 +91,10 @@ enum ValueDump {
             guard let wrapped = mirror.children.first?.value else { return .leaf("nil") }
             return node(wrapped, depth: depth, visited: &visited)
         case .collection:
-            let children = mirror.children.map { (label: String?.none, node: node($0.value, depth: depth + 1, visited: &visited)) }
+            // An explicit closure type: inferring the labelled tuple cost the type checker 25-45 ms (issue 23).
+            let children = mirror.children.map { child -> (label: String?, node: Node) in
+                (nil, node(child.value, depth: depth + 1, visited: &visited))
+            }
             return .container(open: "[", close: "]", children: children)
         case .set:
             let children = mirror.children.map { node($0.value, depth: depth + 1, visited: &visited) }
@@ -109,7 +112,7 @@ enum ValueDump {
             if pairs.isEmpty { return .leaf("[:]") }
             return .container(open: "[", close: "]", children: pairs.map { (label: $0.key, node: $0.node) })
         case .enum:
-            let caseName = String(describing: value).split(separator: "(").first.map(String.init) ?? "\(value)"
+            let caseName = String(describing: value).split(separator: "(").first.map { String($0) } ?? "\(value)"
             guard let payload = mirror.children.first else { return .leaf(".\(caseName)") }
             let inner = node(payload.value, depth: depth + 1, visited: &visited)
             if case .container(_, _, let children) = inner, Mirror(reflecting: payload.value).displayStyle == .tuple {

@@ -94,7 +94,7 @@ enum SwiftTestingCatalog {
         if let cached = collected[key] {
             all = cached
         } else {
-            let collector = SpecCollector(specName: suite.split(separator: ".").last.map(String.init) ?? suite)
+            let collector = SpecCollector(specName: suite.split(separator: ".").last.map { String($0) } ?? suite)
             let previous = SpecCollector.active
             SpecCollector.active = collector
             declare()

@@ -42,17 +42,21 @@ final class ScenarioDefinition: @unchecked Sendable {
     }
 
     /// Every hook that applies, grouped the way they run.
-    var befores: [Hook] {
-        group.chain.flatMap { $0.hooks.filter { $0.kind == .background || $0.kind == .beforeEach } }
-    }
+    var befores: [Hook] { hooks(of: [.background, .beforeEach], in: group.chain) }
 
-    var justBefores: [Hook] {
-        group.chain.flatMap { $0.hooks.filter { $0.kind == .justBeforeEach } }
-    }
+    var justBefores: [Hook] { hooks(of: [.justBeforeEach], in: group.chain) }
 
     /// Innermost group first.
-    var afters: [Hook] {
-        group.chain.reversed().flatMap { $0.hooks.filter { $0.kind == .afterEach } }
+    var afters: [Hook] { hooks(of: [.afterEach], in: group.chain.reversed()) }
+
+    /// A loop rather than `flatMap { $0.hooks.filter { $0.kind == … } }`: those nested closures
+    /// with `==` against an implicit member were among SpecKit's slowest expressions to type-check.
+    private func hooks(of kinds: [Hook.Kind], in groups: some Sequence<SpecGroup>) -> [Hook] {
+        var result: [Hook] = []
+        for group in groups {
+            for hook in group.hooks where kinds.contains(hook.kind) { result.append(hook) }
+        }
+        return result
     }
 
     var needsAsync: Bool {

@@ -329,31 +329,30 @@ extension JSONPath.Filter {
         guard let comparison, let operand else { return true }
         switch (value, operand) {
         case (.number(let left), .number(let right)):
-            let l = left.doubleValue
-            let r = right.doubleValue
-            switch comparison {
-            case .equal: return l == r
-            case .notEqual: return l != r
-            case .less: return l < r
-            case .lessOrEqual: return l <= r
-            case .greater: return l > r
-            case .greaterOrEqual: return l >= r
-            }
+            return comparison.holds(left.doubleValue, right.doubleValue)
         case (.string(let left), .string(let right)):
-            switch comparison {
-            case .equal: return left == right
-            case .notEqual: return left != right
-            case .less: return left < right
-            case .lessOrEqual: return left <= right
-            case .greater: return left > right
-            case .greaterOrEqual: return left >= right
-            }
+            return comparison.holds(left, right)
         default:
             switch comparison {
             case .equal: return value == operand
             case .notEqual: return value != operand
             default: return false
             }
+        }
+    }
+}
+
+extension JSONPath.Filter.Comparison {
+    /// `left <op> right` for numbers and strings alike (strings compare by Unicode order).
+    @inline(__always)
+    func holds<Value: Comparable>(_ left: Value, _ right: Value) -> Bool {
+        switch self {
+        case .equal: left == right
+        case .notEqual: left != right
+        case .less: left < right
+        case .lessOrEqual: left <= right
+        case .greater: left > right
+        case .greaterOrEqual: left >= right
         }
     }
 }

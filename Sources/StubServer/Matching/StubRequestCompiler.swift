@@ -72,6 +72,23 @@ extension StubCompiler {
         addEach(pattern.queries, "queries", RequestCondition.Test.query)
         addEach(pattern.cookies, "cookies", RequestCondition.Test.cookie)
         addEach(pattern.forms, "forms", RequestCondition.Test.form)
+        // Fields keyed by an expression (`json_paths`, `xpaths`): the key has to compile too.
+        func addEachExpression<Expression, Failure: Error & CustomStringConvertible>(
+            _ entries: KeyedMatchers, _ field: String, compile: (String) throws(Failure) -> Expression,
+            _ test: (Expression, TextPredicate) -> RequestCondition.Test
+        ) {
+            for entry in entries {
+                let label = field + JSONPathText.key(entry.key)
+                do throws(Failure) {
+                    let expression = try compile(entry.key)
+                    if let compiled = predicate(entry.matcher, at: "." + label) {
+                        add(test(expression, compiled), label, .matcher(entry.matcher))
+                    }
+                } catch {
+                    problems.append(StubCompileProblem(path: path + "." + label, message: error.description))
+                }
+            }
+        }
         if let text = pattern.text {
             switch text {
             case .json(let value):
@@ -119,17 +136,7 @@ extension StubCompiler {
         if let json = pattern.json {
             add(.bodyJSON(json), "json", .json(prefix: "JSON equal to ", json))
         }
-        for entry in pattern.jsonPaths {
-            let subpath = ".json_paths" + JSONPathText.key(entry.key)
-            do throws(JSONPath.SyntaxError) {
-                let compiledPath = try JSONPath(entry.key)
-                if let compiled = predicate(entry.matcher, at: subpath) {
-                    add(.jsonPath(compiledPath, compiled), "json_paths" + JSONPathText.key(entry.key), .matcher(entry.matcher))
-                }
-            } catch {
-                problems.append(StubCompileProblem(path: path + subpath, message: error.description))
-            }
-        }
+        addEachExpression(pattern.jsonPaths, "json_paths", compile: JSONPath.init, RequestCondition.Test.jsonPath)
         if let structure = pattern.structure {
             switch structure {
             case .json(let shape):
@@ -142,17 +149,7 @@ extension StubCompiler {
                 }
             }
         }
-        for entry in pattern.xpaths {
-            let subpath = ".xpaths" + JSONPathText.key(entry.key)
-            do throws(XPathExpression.SyntaxError) {
-                let expression = try XPathExpression(entry.key)
-                if let compiled = predicate(entry.matcher, at: subpath) {
-                    add(.xpath(expression, compiled), "xpaths" + JSONPathText.key(entry.key), .matcher(entry.matcher))
-                }
-            } catch {
-                problems.append(StubCompileProblem(path: path + subpath, message: error.description))
-            }
-        }
+        addEachExpression(pattern.xpaths, "xpaths", compile: XPathExpression.init, RequestCondition.Test.xpath)
         return conditions
     }
 

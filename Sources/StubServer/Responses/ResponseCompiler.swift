@@ -162,30 +162,3 @@ enum ResponseCompiler {
         return nil
     }
 }
-
-/// Renders JSON paths the way diagnostics print them: `[0].request.headers.X-Token`,
-/// `.queries["a b"]`.
-enum JSONPathText {
-    static func key(_ key: String) -> String {
-        let plain = !key.isEmpty && (isPlainASCII(key) || key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" })
-        if plain { return "." + key }
-        var out = ""
-        JSONWriter.writeString(key, into: &out)
-        return "[" + out + "]"
-    }
-
-    static func index(_ index: Int) -> String { "[\(index)]" }
-
-    /// ASCII letters, digits, `_` and `-` only: plain without asking Unicode properties.
-    private static func isPlainASCII(_ key: String) -> Bool {
-        key.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "_"), UInt8(ascii: "-"):
-                true
-            default:
-                false
-            }
-        }
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// moco's `socket` server: a TCP server whose sessions match the text a client sends and answer
 /// text, from the same JSON configuration format (`stubserver socket -p PORT -c FILE`).
@@ -39,9 +40,8 @@ public final class SocketStubServer: @unchecked Sendable, ReloadableConfiguratio
     private let configFile: String
     private let routes: RouteTable
     private let engine: HTTPServer
-    private let lock = NSLock()
-    private var files: [String]
-    private var loadWarnings: [ConfigDiagnostic]
+    /// The configuration serving now; a reload swaps it and the routes under its lock.
+    private let current: Locked<LoadedConfig>
     private let configurationWatch = ConfigurationWatch(queueLabel: "stubserver.socket.reload")
 
     /// Loads a `-c`-style configuration (file or glob) of socket sessions. Throws `ConfigError`
@@ -50,8 +50,7 @@ public final class SocketStubServer: @unchecked Sendable, ReloadableConfiguratio
         self.options = options
         self.configFile = configFile
         let loaded = try Self.load(configFile, options)
-        files = loaded.watchedFiles
-        loadWarnings = loaded.warnings
+        current = Locked(loaded)
         let routes = RouteTable(loaded.router)
         self.routes = routes
         var configuration = HTTPServer.Configuration(host: options.host, port: options.port, limits: options.limits)
@@ -86,24 +85,17 @@ public final class SocketStubServer: @unchecked Sendable, ReloadableConfiguratio
     public var isRunning: Bool { engine.isRunning }
     public var eventLoopCount: Int { engine.eventLoopCount }
 
-    public var warnings: [ConfigDiagnostic] {
-        lock.lock(); defer { lock.unlock() }
-        return loadWarnings
-    }
+    public var warnings: [ConfigDiagnostic] { current.withLock { $0.warnings } }
 
-    public var watchedFiles: [String] {
-        lock.lock(); defer { lock.unlock() }
-        return files
-    }
+    public var watchedFiles: [String] { current.withLock { $0.watchedFiles } }
 
     /// Reads the configuration again; on error the last good one keeps serving.
     public func reload() throws {
         let loaded = try Self.load(configFile, options)
-        lock.lock()
-        files = loaded.watchedFiles
-        loadWarnings = loaded.warnings
-        routes.replace(with: loaded.router)
-        lock.unlock()
+        current.withLock { current in
+            current = loaded
+            routes.replace(with: loaded.router)
+        }
     }
 
     /// Reloads whenever a configuration file changes; `onReload` hears of each attempt.

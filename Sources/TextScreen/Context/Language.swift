@@ -55,7 +55,7 @@ public struct Language: Sendable, Hashable, Codable, CustomStringConvertible {
             self = exact
             return
         }
-        let code = normalized.lowercased().split(separator: "-").first.map(String.init) ?? ""
+        let code = normalized.lowercased().split(separator: "-").first.map { String($0) } ?? ""
         guard let preset = Language.presets.first(where: { $0.rawValue == code }) else { return nil }
         self = preset
     }

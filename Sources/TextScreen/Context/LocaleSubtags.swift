@@ -4,7 +4,7 @@
 enum LocaleSubtags {
     /// The identifier's parts, lowercased.
     static func of(_ identifier: String) -> [String] {
-        identifier.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        identifier.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map { String($0) }
     }
 
     /// The language part (`de` for `de_DE`); empty for an empty identifier.

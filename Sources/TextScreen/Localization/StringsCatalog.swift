@@ -59,7 +59,7 @@ public final class StringsCatalog: Sendable {
         var result: [String] = []
         if tables[language] != nil { result.append(language) }
         for folder in localizations where folder != language {
-            let base = folder.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init)
+            let base = folder.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { String($0) }
             if base == language { result.append(folder) }
         }
         if language == "en" && tables["Base"] != nil { result.append("Base") }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 // The body after a head: Content-Length bytes, or chunks with their size lines and trailers.
 extension HTTPRequestParser {
     /// Appends up to `remaining` body bytes from `bytes` at `offset` (advanced past them);
@@ -35,7 +29,9 @@ extension HTTPRequestParser {
                 // The same limit whether the line came in one read or many, so the answer never
                 // depends on how the client's bytes were split.
                 let searched = min(available, Self.maxChunkLineBytes + 1)
-                guard available > 0, let found = memchr(bytes.baseAddress! + consumed, Int32(Self.newline), searched) else {
+                guard available > 0,
+                    let lineLength = SystemCalls.firstIndex(of: Self.newline, in: bytes.baseAddress! + consumed, count: searched)
+                else {
                     if available > Self.maxChunkLineBytes {
                         return (
                             consumed, .failed(.init(status: 400, reason: "chunk size line longer than \(Self.maxChunkLineBytes) bytes"))
@@ -43,7 +39,7 @@ extension HTTPRequestParser {
                     }
                     return (consumed, .needMore)
                 }
-                let lineEnd = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                let lineEnd = consumed + lineLength
                 var index = consumed
                 var size = 0
                 var digits = 0
@@ -101,13 +97,15 @@ extension HTTPRequestParser {
                 state = .chunkSize
             case .trailers(let seen):
                 let available = count - consumed
-                guard available > 0, let found = memchr(bytes.baseAddress! + consumed, Int32(Self.newline), available) else {
+                guard available > 0,
+                    let lineLength = SystemCalls.firstIndex(of: Self.newline, in: bytes.baseAddress! + consumed, count: available)
+                else {
                     if seen + available > maxHeaderBytes {
                         return (consumed, .failed(.init(status: 431, reason: "trailer section larger than \(maxHeaderBytes) bytes")))
                     }
                     return (consumed, .needMore)
                 }
-                let lineEnd = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                let lineEnd = consumed + lineLength
                 let length = lineEnd - consumed
                 let total = seen + length + 1
                 if total > maxHeaderBytes {

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Why a request was refused before it reached a responder: the status to answer and a short
 /// plain-text reason (which also goes to the journal and the log).
 struct HTTPParseFailure: Error, Equatable {
@@ -121,13 +115,13 @@ struct HTTPRequestParser {
 
         if requestLineEnd < 0 {
             let limit = min(count, maxRequestLineBytes + 2)
-            guard let newline = memchr(start, Int32(Self.newline), limit) else {
+            guard let newlineIndex = SystemCalls.firstIndex(of: Self.newline, in: start, count: limit) else {
                 if count > maxRequestLineBytes + 1 {
                     return (skipped, .failed(.init(status: 414, reason: "request line longer than \(maxRequestLineBytes) bytes")))
                 }
                 return (skipped, .needMore)
             }
-            requestLineEnd = start.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+            requestLineEnd = newlineIndex
             scanOffset = requestLineEnd + 1
         }
 
@@ -136,8 +130,8 @@ struct HTTPRequestParser {
         var headEnd = -1
         while lineStart < count {
             let remaining = count - lineStart
-            guard let found = memchr(start + lineStart, Int32(Self.newline), remaining) else { break }
-            let newlineIndex = start.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            guard let lineLength = SystemCalls.firstIndex(of: Self.newline, in: start + lineStart, count: remaining) else { break }
+            let newlineIndex = lineStart + lineLength
             let length = newlineIndex - lineStart
             if length == 0 || (length == 1 && start[lineStart] == Self.cr) {
                 headEnd = newlineIndex + 1

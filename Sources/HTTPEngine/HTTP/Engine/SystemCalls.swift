@@ -103,6 +103,14 @@ package enum SystemCalls {
         #endif
     }
 
+    /// How far past `start` the first `byte` among the next `count` bytes lies (libc's
+    /// vectorised `memchr`), or nil: the HTTP parser's line scanning, inlined into it.
+    @inline(__always)
+    static func firstIndex(of byte: UInt8, in start: UnsafePointer<UInt8>, count: Int) -> Int? {
+        guard let found = memchr(start, Int32(byte), count) else { return nil }
+        return start.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
     static func monotonicNanos() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
