@@ -19,9 +19,7 @@ public enum DeterministicDump {
 
     static func write(_ value: Any, label: String?, indent: Int, path: Set<ObjectIdentifier>, into output: inout [String]) {
         let pad = String(repeating: "  ", count: indent)
-        // Closure types spelled out here and in `.set`: inferring them cost the type checker
-        // 10-15 ms each, in the slowest function body of TextSnapshot (issue 23).
-        let prefix = label.map { (label: String) -> String in label + ": " } ?? ""
+        let prefix = label.map { "\($0): " } ?? ""
         if let leaf = leafDescription(value) {
             output.append(pad + "- " + prefix + leaf)
             return
@@ -52,7 +50,7 @@ public enum DeterministicDump {
                 var lines: [String] = []
                 write(child.value, label: nil, indent: indent + 1, path: path, into: &lines)
                 return lines
-            }.sorted { (a: [String], b: [String]) -> Bool in a.joined(separator: "\n") < b.joined(separator: "\n") }
+            }.sorted { $0.joined(separator: "\n") < $1.joined(separator: "\n") }
             output.append(pad + (children.isEmpty ? "- " : "▿ ") + prefix + count(children.count, "member"))
             for lines in children { output += lines }
         case .dictionary:
