@@ -26,7 +26,8 @@ enum MarkupEscaping {
     }
 
     /// Markup, control characters, and 0xEF, the UTF-8 lead byte of U+F000…U+FFFF
-    /// (where U+FFFE and U+FFFF live), NUL-terminated.
+    /// (where U+FFFE and U+FFFF live), NUL-terminated. The controls are a typed range, as in
+    /// `FragmentEncoder.specials`: a mapped `Int` range is a slow expression to type-check.
     private static let specials: [CChar] =
-        Array("&<>\"'".utf8).map { CChar(bitPattern: $0) } + (1..<0x20).map { CChar($0) } + [CChar(bitPattern: 0xEF), 0]
+        "&<>\"'".utf8.map { CChar(bitPattern: $0) } + (1 as CChar..<0x20) + [CChar(bitPattern: 0xEF), 0]
 }
