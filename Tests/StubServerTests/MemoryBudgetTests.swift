@@ -17,18 +17,9 @@ final class MemoryBudgetTests: XCTestCase {
     func testStalledUploadsCannotExceedTheBudget() throws {
         let server = try startEchoServer(limits: limits(budget: 4 << 20), loops: 2)
         defer { server.stop() }
-        var stalled: [RawHTTPClient] = []
-        var refused = 0
-        for _ in 0..<10 {
-            let client = try RawHTTPClient(port: server.port, timeout: 1)
-            try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(1 << 20)\r\n\r\n" + String(repeating: "u", count: 1000))
-            if let response = try? client.readResponse() {
-                XCTAssertEqual(response.status, 503)
-                XCTAssertTrue(response.text.contains("memory budget"), response.text)
-                refused += 1
-            }
-            stalled.append(client)
-        }
+        var stalled: [RawHTTPClient]
+        let refused: Int
+        (stalled, refused) = try stallUploads(10, on: server)
         XCTAssertEqual(refused, 7, "three 1 MiB bodies fit a 4 MiB budget (each connection's reserve and read buffer count too)")
         XCTAssertLessThanOrEqual(server.memory.peak, 4 << 20)
         XCTAssertEqual(try RawHTTPClient.get(port: server.port, "/small").status, 200, "small requests are still served")
@@ -59,17 +50,9 @@ final class MemoryBudgetTests: XCTestCase {
 
         // Each 1 MiB upload now holds its body, its reserve and its read buffer: three fit in
         // 4 MiB where four did when the connections were free.
-        var stalled: [RawHTTPClient] = []
-        var refused = 0
-        for _ in 0..<10 {
-            let client = try RawHTTPClient(port: server.port, timeout: 1)
-            try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(1 << 20)\r\n\r\n" + String(repeating: "u", count: 1000))
-            if let response = try? client.readResponse() {
-                XCTAssertEqual(response.status, 503)
-                refused += 1
-            }
-            stalled.append(client)
-        }
+        var stalled: [RawHTTPClient]
+        let refused: Int
+        (stalled, refused) = try stallUploads(10, on: server)
         XCTAssertEqual(refused, 7)
         XCTAssertEqual(server.memory.refusedCount, 7)
         XCTAssertGreaterThanOrEqual(server.memory.inUse, 3 << 20 + 3 * reserve, "the stalled bodies and their connections count")
@@ -90,6 +73,24 @@ final class MemoryBudgetTests: XCTestCase {
         defer { standalone.stop() }
         XCTAssertGreaterThan(standalone.memory.baseline, 1 << 20, "a Swift process holds more than 1 MiB")
         XCTAssertEqual(standalone.memory.inUse, standalone.memory.baseline)
+    }
+
+    /// Starts `count` 1 MiB uploads that send 1,000 bytes and stall; returns the open clients
+    /// and how many were refused at once (each refusal must be the budget's 503).
+    private func stallUploads(_ count: Int, on server: HTTPServer) throws -> (clients: [RawHTTPClient], refused: Int) {
+        var clients: [RawHTTPClient] = []
+        var refused = 0
+        for _ in 0..<count {
+            let client = try RawHTTPClient(port: server.port, timeout: 1)
+            try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(1 << 20)\r\n\r\n" + String(repeating: "u", count: 1000))
+            if let response = try? client.readResponse() {
+                XCTAssertEqual(response.status, 503)
+                XCTAssertTrue(response.text.contains("memory budget"), response.text)
+                refused += 1
+            }
+            clients.append(client)
+        }
+        return (clients, refused)
     }
 
     private func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
