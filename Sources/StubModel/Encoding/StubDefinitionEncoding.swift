@@ -127,7 +127,7 @@ extension RequestPattern {
 extension KeyedMatchers {
     var mocoJSON: JSONValue {
         var object = JSONObject()
-        for entry in entries { object.set(entry.key, entry.matcher.mocoJSON) }
+        for entry in entries { object.set(entry.key, entry.value.mocoJSON) }
         return .object(object)
     }
 }
@@ -174,7 +174,7 @@ extension TemplateVariables {
             case .form(let text): value = ["form": .string(text)]
             case .cookie(let text): value = ["cookie": .string(text)]
             }
-            object.set(entry.name, value)
+            object.set(entry.key, value)
         }
         return .object(object)
     }

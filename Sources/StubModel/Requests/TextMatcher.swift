@@ -74,31 +74,6 @@ package func clip(_ text: String, to limit: Int = 200) -> String {
 ///
 /// ```swift
 /// let forms: KeyedMatchers = ["grant_type": "password", "username": .contain("@")]
+/// for entry in forms { print(entry.key, entry.value) }   // grant_type equal to "password", …
 /// ```
-public struct KeyedMatchers: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
-    public struct Entry: Sendable, Hashable {
-        public var key: String
-        public var matcher: TextMatcher
-        public init(key: String, matcher: TextMatcher) {
-            self.key = key
-            self.matcher = matcher
-        }
-    }
-
-    public var entries: [Entry]
-
-    public init(_ entries: [Entry] = []) { self.entries = entries }
-
-    public init(dictionaryLiteral elements: (String, TextMatcher)...) {
-        entries = elements.map { Entry(key: $0.0, matcher: $0.1) }
-    }
-
-    public var isEmpty: Bool { entries.isEmpty }
-    public var count: Int { entries.count }
-
-    public func makeIterator() -> IndexingIterator<[Entry]> { entries.makeIterator() }
-
-    public mutating func append(_ key: String, _ matcher: TextMatcher) {
-        entries.append(Entry(key: key, matcher: matcher))
-    }
-}
+public typealias KeyedMatchers = KeyedList<TextMatcher>

@@ -37,28 +37,9 @@ public enum TextValue: Sendable, Hashable, ExpressibleByStringInterpolation, Cus
 ///
 /// ```swift
 /// let vars: TemplateVariables = ["site": .literal("DN"), "user": .jsonPath("$.user.name")]
+/// for entry in vars { print(entry.key, entry.value) }   // site, then user
 /// ```
-public struct TemplateVariables: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
-    public struct Entry: Sendable, Hashable {
-        public var name: String
-        public var value: TemplateVariable
-        public init(name: String, value: TemplateVariable) {
-            self.name = name
-            self.value = value
-        }
-    }
-
-    public var entries: [Entry]
-
-    public init(_ entries: [Entry] = []) { self.entries = entries }
-
-    public init(dictionaryLiteral elements: (String, TemplateVariable)...) {
-        entries = elements.map { Entry(name: $0.0, value: $0.1) }
-    }
-
-    public var isEmpty: Bool { entries.isEmpty }
-    public func makeIterator() -> IndexingIterator<[Entry]> { entries.makeIterator() }
-}
+public typealias TemplateVariables = KeyedList<TemplateVariable>
 
 /// One `vars` entry. Extractors that can find several values (headers, queries, XPath) give a
 /// list, used as `${name[0]}`; a form field, a cookie and a JSONPath that selects one value give it.

@@ -71,7 +71,7 @@ extension StubDecoder {
             switch member.value.kind {
             case .string, .number, .bool:
                 if let text = scalarText(member.value, at: memberPath()) {
-                    result.entries.append(.init(name: member.key, value: .literal(text)))
+                    result.entries.append(.init(key: member.key, value: .literal(text)))
                 }
             case .object(let extractor):
                 let kinds = Self.extractorNames
@@ -100,7 +100,7 @@ extension StubDecoder {
                         continue
                     }
                 }
-                result.entries.append(.init(name: member.key, value: variable))
+                result.entries.append(.init(key: member.key, value: variable))
             default:
                 expected("a string or an extractor such as {\"json_path\": \"$.id\"}", at: memberPath(), got: member.value)
             }

@@ -68,7 +68,7 @@ extension StubContractChecker {
                 continue
             }
             for (operation, parameter, schema) in declaring {
-                switch entry.matcher {
+                switch entry.value {
                 case .equal(let value):
                     for problem in problems(value, parameter: parameter, key: entry.key, schema: schema) {
                         add(
@@ -187,7 +187,7 @@ extension StubContractChecker {
                         }
                         continue
                     }
-                    if case .equal(let value) = entry.matcher {
+                    if case .equal(let value) = entry.value {
                         for violation in validator.validate(
                             Self.typed(value, as: validator.declaredType(of: property.schema)), against: property.schema,
                             direction: .request)

@@ -63,8 +63,8 @@ extension StubCompiler {
         func addEach(_ entries: KeyedMatchers, _ field: String, _ test: (String, TextPredicate) -> RequestCondition.Test) {
             for entry in entries {
                 let label = field + JSONPathText.key(entry.key)
-                if let compiled = predicate(entry.matcher, at: "." + label) {
-                    add(test(entry.key, compiled), label, .matcher(entry.matcher))
+                if let compiled = predicate(entry.value, at: "." + label) {
+                    add(test(entry.key, compiled), label, .matcher(entry.value))
                 }
             }
         }
@@ -81,8 +81,8 @@ extension StubCompiler {
                 let label = field + JSONPathText.key(entry.key)
                 do throws(Failure) {
                     let expression = try compile(entry.key)
-                    if let compiled = predicate(entry.matcher, at: "." + label) {
-                        add(test(expression, compiled), label, .matcher(entry.matcher))
+                    if let compiled = predicate(entry.value, at: "." + label) {
+                        add(test(expression, compiled), label, .matcher(entry.value))
                     }
                 } catch {
                     problems.append(StubCompileProblem(path: path + "." + label, message: error.description))

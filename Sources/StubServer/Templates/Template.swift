@@ -26,7 +26,7 @@ struct Template: Sendable {
     var constantRendering: String? {
         var literals: [String: String] = [:]
         for entry in variables.entries {
-            if case .literal(let text) = entry.value { literals[entry.name] = text }
+            if case .literal(let text) = entry.value { literals[entry.key] = text }
         }
         var out = ""
         for segment in segments {
@@ -51,12 +51,12 @@ struct Template: Sendable {
         var names = Set<String>()
         var lists: [String: String] = [:]
         for entry in variables.entries {
-            if let kind = entry.value.listKind { lists[entry.name] = kind }
-            if Template.reservedNames.contains(entry.name) {
+            if let kind = entry.value.listKind { lists[entry.key] = kind }
+            if Template.reservedNames.contains(entry.key) {
                 throw TemplateSyntaxError(
-                    message: "the variable name '\(entry.name)' is reserved (req, now and random are built in)", offset: 0)
+                    message: "the variable name '\(entry.key)' is reserved (req, now and random are built in)", offset: 0)
             }
-            names.insert(entry.name)
+            names.insert(entry.key)
         }
         segments = try Template.parseSegments(source)
         for segment in segments {
@@ -152,7 +152,7 @@ struct Template: Sendable {
         var out = ""
         var variableValues: [String: TemplateValue] = [:]
         for entry in variables.entries {
-            variableValues[entry.name] = TemplateEvaluator.resolve(entry.value, in: context)
+            variableValues[entry.key] = TemplateEvaluator.resolve(entry.value, in: context)
         }
         let evaluator = TemplateEvaluator(context: context, variables: variableValues)
         for segment in segments {
