@@ -223,17 +223,10 @@ struct IncrementalRouteIndex {
 
     /// Every number the index offers for `path` whatever the method (guards applied), ascending.
     func candidatesForEveryMethod(path: String) -> [Int] {
-        final class Offered: CandidateCheck {
-            var numbers = Set<Int>()
-            func accepts(_ position: Int) -> Bool {
-                numbers.insert(position)
-                return false
-            }
-        }
-        let offered = Offered()
+        let offered = OfferedPositions()
         var search = Search(index: self, method: Search.everyMethod, askAll: true)
         search.run(path: path, offered)
-        return offered.numbers.sorted()
+        return offered.ascending
     }
 
     private struct Search {
