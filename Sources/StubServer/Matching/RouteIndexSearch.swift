@@ -50,7 +50,7 @@ extension RouteIndex {
     }
 
     /// One lookup's state over the tables (plain values and pointers only).
-    struct Search {
+    struct Search: SegmentTrieWalk {
         let tables: Tables.Pointers
         let method: Int32
         let askAll: Bool
@@ -76,25 +76,9 @@ extension RouteIndex {
             if !pathIsASCII { offer(asciiOnly, path: path, check) }
         }
 
-        private mutating func visit<Check: CandidateCheck>(
-            _ node: Int32, from offset: Int, _ path: UnsafeBufferPointer<UInt8>, _ check: Check
-        ) {
+        func segmentNode(_ node: Int32) -> (prefix: Group, terminal: Group, wildcard: Int32) {
             let here = tables.nodes[Int(node)]
-            offer(here.prefix, path: path, check)
-            var start = offset
-            while start < path.count, path[start] == UInt8(ascii: "/") { start += 1 }
-            if start == path.count {
-                offer(here.terminal, path: path, check)
-                return
-            }
-            var end = start
-            while end < path.count, path[end] != UInt8(ascii: "/") { end += 1 }
-            if let child = literalChild(of: node, UnsafeBufferPointer(rebasing: path[start..<end])) {
-                visit(child, from: end, path, check)
-            }
-            if here.wildcard >= 0 {
-                visit(here.wildcard, from: end, path, check)
-            }
+            return (here.prefix, here.terminal, here.wildcard)
         }
 
         /// Tries a group's runs for this method in position order, up to the best so far.
@@ -138,7 +122,7 @@ extension RouteIndex {
             return true
         }
 
-        private func literalChild(of parent: Int32, _ segment: UnsafeBufferPointer<UInt8>) -> Int32? {
+        func literalChild(of parent: Int32, _ segment: UnsafeBufferPointer<UInt8>) -> Int32? {
             guard !tables.edges.isEmpty else { return nil }
             let mask = tables.edges.count - 1
             var slot = Int(truncatingIfNeeded: RouteIndex.hash(parent: parent, segment)) & mask
