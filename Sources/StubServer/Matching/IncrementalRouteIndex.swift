@@ -223,20 +223,13 @@ struct IncrementalRouteIndex {
 
     /// Every number the index offers for `path` whatever the method (guards applied), ascending.
     func candidatesForEveryMethod(path: String) -> [Int] {
-        final class Offered: CandidateCheck {
-            var numbers = Set<Int>()
-            func accepts(_ position: Int) -> Bool {
-                numbers.insert(position)
-                return false
-            }
-        }
-        let offered = Offered()
+        let offered = OfferedPositions()
         var search = Search(index: self, method: Search.everyMethod, askAll: true)
         search.run(path: path, offered)
-        return offered.numbers.sorted()
+        return offered.ascending
     }
 
-    private struct Search {
+    private struct Search: SegmentTrieWalk {
         let index: IncrementalRouteIndex
         let method: Int32
         let askAll: Bool
@@ -264,27 +257,17 @@ struct IncrementalRouteIndex {
             }
         }
 
-        private mutating func visit<Check: CandidateCheck>(
-            _ node: Int32, from offset: Int, _ path: UnsafeBufferPointer<UInt8>, _ check: Check
-        ) {
+        func segmentNode(_ node: Int32) -> (prefix: List, terminal: List, wildcard: Int32) {
             let here = index.nodes[Int(node)]
-            offer(here.prefix, path: path, check)
-            var start = offset
-            while start < path.count, path[start] == UInt8(ascii: "/") { start += 1 }
-            if start == path.count {
-                offer(here.terminal, path: path, check)
-                return
-            }
-            var end = start
-            while end < path.count, path[end] != UInt8(ascii: "/") { end += 1 }
-            if let child = index.literalChild(of: node, UnsafeBufferPointer(rebasing: path[start..<end])) {
-                visit(child, from: end, path, check)
-            }
-            if here.wildcard >= 0 { visit(here.wildcard, from: end, path, check) }
+            return (here.prefix, here.terminal, here.wildcard)
+        }
+
+        func literalChild(of parent: Int32, _ segment: UnsafeBufferPointer<UInt8>) -> Int32? {
+            index.literalChild(of: parent, segment)
         }
 
         /// Tries a list's buckets for this method, newest first, down to the best so far.
-        private mutating func offer<Check: CandidateCheck>(_ list: List, path: UnsafeBufferPointer<UInt8>?, _ check: Check) {
+        mutating func offer<Check: CandidateCheck>(_ list: List, path: UnsafeBufferPointer<UInt8>?, _ check: Check) {
             for bucket in list.buckets where bucket.method == -1 || bucket.method == method || method == Self.everyMethod {
                 var position = bucket.numbers.count
                 while position > 0 {

@@ -6,6 +6,20 @@ protocol CandidateCheck {
     func accepts(_ position: Int) -> Bool
 }
 
+/// A check that accepts nothing and keeps every position it is asked about: what an index
+/// offers for a request (`RouteIndex.candidates`, `IncrementalRouteIndex.candidatesForEveryMethod`).
+final class OfferedPositions: CandidateCheck {
+    private var offered = Set<Int>()
+
+    func accepts(_ position: Int) -> Bool {
+        offered.insert(position)
+        return false
+    }
+
+    /// Each position once (a key may be reached through a literal and a wildcard edge), ascending.
+    var ascending: [Int] { offered.sorted() }
+}
+
 /// Finds the first stub in config order that accepts a request without trying every stub, by
 /// filing each stub under its `RouteKey`:
 ///
@@ -128,16 +142,9 @@ struct RouteIndex: Sendable {
     /// Every position the index offers for a request (guards applied), ascending: what
     /// `firstMatch` may try.
     func candidates(path: String, method: String) -> [Int] {
-        final class Offered: CandidateCheck {
-            var positions = Set<Int>()
-            func accepts(_ position: Int) -> Bool {
-                positions.insert(position)
-                return false
-            }
-        }
-        let offered = Offered()
+        let offered = OfferedPositions()
         _ = search(path: path, method: method, askAboutEveryStub: true, offered)
-        return offered.positions.sorted()
+        return offered.ascending
     }
 
     /// Every position the index offers for `path` whatever the method (guards applied),

@@ -7,13 +7,19 @@ extension RouteIndex {
     /// through plain pointers, with no reference counting on memory every thread shares.
     /// Immutable after `init`, hence safe to share.
     final class Tables: @unchecked Sendable {
-        let positions: UnsafeBufferPointer<Int32>
-        let runs: UnsafeBufferPointer<Run>
-        let nodes: UnsafeBufferPointer<Node>
-        let edges: UnsafeBufferPointer<Edge>
-        let edgeBytes: UnsafeBufferPointer<UInt8>
-        let guards: UnsafeBufferPointer<Guard>
-        let guardBytes: UnsafeBufferPointer<UInt8>
+        /// The buffers as plain pointers: a ``Search`` copies this value, so a lookup touches
+        /// no reference count.
+        struct Pointers {
+            let positions: UnsafeBufferPointer<Int32>
+            let runs: UnsafeBufferPointer<Run>
+            let nodes: UnsafeBufferPointer<Node>
+            let edges: UnsafeBufferPointer<Edge>
+            let edgeBytes: UnsafeBufferPointer<UInt8>
+            let guards: UnsafeBufferPointer<Guard>
+            let guardBytes: UnsafeBufferPointer<UInt8>
+        }
+
+        let pointers: Pointers
 
         init(
             positions: [Int32], runs: [Run], nodes: [Node], edges: [Edge], edgeBytes: [UInt8], guards: [Guard],
@@ -24,21 +30,19 @@ extension RouteIndex {
                 _ = buffer.initialize(from: array)
                 return UnsafeBufferPointer(rebasing: buffer[..<array.count])
             }
-            self.positions = copy(positions)
-            self.runs = copy(runs)
-            self.nodes = copy(nodes)
-            self.edges = copy(edges)
-            self.edgeBytes = copy(edgeBytes)
-            self.guards = copy(guards)
-            self.guardBytes = copy(guardBytes)
+            pointers = Pointers(
+                positions: copy(positions), runs: copy(runs), nodes: copy(nodes), edges: copy(edges),
+                edgeBytes: copy(edgeBytes), guards: copy(guards), guardBytes: copy(guardBytes))
         }
 
         deinit {
             // Every element type is trivial: freeing the memory is enough.
+            let all = pointers
             for base in [
-                UnsafeRawPointer(positions.baseAddress), UnsafeRawPointer(runs.baseAddress), UnsafeRawPointer(nodes.baseAddress),
-                UnsafeRawPointer(edges.baseAddress), UnsafeRawPointer(edgeBytes.baseAddress), UnsafeRawPointer(guards.baseAddress),
-                UnsafeRawPointer(guardBytes.baseAddress),
+                UnsafeRawPointer(all.positions.baseAddress), UnsafeRawPointer(all.runs.baseAddress),
+                UnsafeRawPointer(all.nodes.baseAddress), UnsafeRawPointer(all.edges.baseAddress),
+                UnsafeRawPointer(all.edgeBytes.baseAddress), UnsafeRawPointer(all.guards.baseAddress),
+                UnsafeRawPointer(all.guardBytes.baseAddress),
             ] {
                 base.map { UnsafeMutableRawPointer(mutating: $0).deallocate() }
             }
@@ -46,14 +50,8 @@ extension RouteIndex {
     }
 
     /// One lookup's state over the tables (plain values and pointers only).
-    struct Search {
-        let positions: UnsafeBufferPointer<Int32>
-        let runs: UnsafeBufferPointer<Run>
-        let nodes: UnsafeBufferPointer<Node>
-        let edges: UnsafeBufferPointer<Edge>
-        let edgeBytes: UnsafeBufferPointer<UInt8>
-        let guards: UnsafeBufferPointer<Guard>
-        let guardBytes: UnsafeBufferPointer<UInt8>
+    struct Search: SegmentTrieWalk {
+        let tables: Tables.Pointers
         let method: Int32
         let askAll: Bool
         var pathIsASCII = true
@@ -62,18 +60,12 @@ extension RouteIndex {
         static let everyMethod: Int32 = -3
 
         init(tables: Tables, method: Int32, askAll: Bool) {
-            positions = tables.positions
-            runs = tables.runs
-            nodes = tables.nodes
-            edges = tables.edges
-            edgeBytes = tables.edgeBytes
-            guards = tables.guards
-            guardBytes = tables.guardBytes
+            self.tables = tables.pointers
             self.method = method
             self.askAll = askAll
         }
 
-        var hasKeyedStubs: Bool { nodes.count > 1 || !nodes[0].prefix.isEmpty || !nodes[0].terminal.isEmpty }
+        var hasKeyedStubs: Bool { tables.nodes.count > 1 || !tables.nodes[0].prefix.isEmpty || !tables.nodes[0].terminal.isEmpty }
 
         mutating func walk<Check: CandidateCheck>(_ path: UnsafeBufferPointer<UInt8>, asciiOnly: Group, _ check: Check) {
             for byte in path where byte >= 0x80 {
@@ -84,25 +76,9 @@ extension RouteIndex {
             if !pathIsASCII { offer(asciiOnly, path: path, check) }
         }
 
-        private mutating func visit<Check: CandidateCheck>(
-            _ node: Int32, from offset: Int, _ path: UnsafeBufferPointer<UInt8>, _ check: Check
-        ) {
-            let here = nodes[Int(node)]
-            offer(here.prefix, path: path, check)
-            var start = offset
-            while start < path.count, path[start] == UInt8(ascii: "/") { start += 1 }
-            if start == path.count {
-                offer(here.terminal, path: path, check)
-                return
-            }
-            var end = start
-            while end < path.count, path[end] != UInt8(ascii: "/") { end += 1 }
-            if let child = literalChild(of: node, UnsafeBufferPointer(rebasing: path[start..<end])) {
-                visit(child, from: end, path, check)
-            }
-            if here.wildcard >= 0 {
-                visit(here.wildcard, from: end, path, check)
-            }
+        func segmentNode(_ node: Int32) -> (prefix: Group, terminal: Group, wildcard: Int32) {
+            let here = tables.nodes[Int(node)]
+            return (here.prefix, here.terminal, here.wildcard)
         }
 
         /// Tries a group's runs for this method in position order, up to the best so far.
@@ -110,15 +86,15 @@ extension RouteIndex {
         mutating func offer<Check: CandidateCheck>(_ group: Group, path: UnsafeBufferPointer<UInt8>?, _ check: Check) {
             var runIndex = Int(group.start)
             while runIndex < Int(group.end) {
-                let run = runs[runIndex]
+                let run = tables.runs[runIndex]
                 runIndex += 1
                 guard run.method == -1 || run.method == method || method == Self.everyMethod else { continue }
                 var index = Int(run.start)
                 while index < Int(run.end) {
-                    let position = positions[index]
+                    let position = tables.positions[index]
                     if position >= best { break }
                     index += 1
-                    let guarded = guards[Int(position)]
+                    let guarded = tables.guards[Int(position)]
                     if let path, !passes(guarded, path) { continue }
                     if (!guarded.hasResidualConditions && !askAll) || check.accepts(Int(position)) {
                         best = position
@@ -134,27 +110,27 @@ extension RouteIndex {
                 let count = Int(check.prefixCount)
                 guard path.count >= count else { return false }
                 let start = Int(check.prefixStart)
-                for offset in 0..<count where path[offset] != guardBytes[start + offset] { return false }
+                for offset in 0..<count where path[offset] != tables.guardBytes[start + offset] { return false }
             }
             if check.suffixCount > 0, pathIsASCII || !check.suffixNeedsASCII {
                 let count = Int(check.suffixCount)
                 guard path.count >= count else { return false }
                 let start = Int(check.suffixStart)
                 let base = path.count - count
-                for offset in 0..<count where path[base + offset] != guardBytes[start + offset] { return false }
+                for offset in 0..<count where path[base + offset] != tables.guardBytes[start + offset] { return false }
             }
             return true
         }
 
-        private func literalChild(of parent: Int32, _ segment: UnsafeBufferPointer<UInt8>) -> Int32? {
-            guard !edges.isEmpty else { return nil }
-            let mask = edges.count - 1
+        func literalChild(of parent: Int32, _ segment: UnsafeBufferPointer<UInt8>) -> Int32? {
+            guard !tables.edges.isEmpty else { return nil }
+            let mask = tables.edges.count - 1
             var slot = Int(truncatingIfNeeded: RouteIndex.hash(parent: parent, segment)) & mask
             while true {
-                let edge = edges[slot]
+                let edge = tables.edges[slot]
                 if edge.child < 0 { return nil }
                 if edge.parent == parent, Int(edge.count) == segment.count,
-                    memcmp(edgeBytes.baseAddress! + Int(edge.start), segment.baseAddress!, segment.count) == 0
+                    memcmp(tables.edgeBytes.baseAddress! + Int(edge.start), segment.baseAddress!, segment.count) == 0
                 {
                     return edge.child
                 }
