@@ -67,7 +67,7 @@ let package = Package(
         // App code may link SpecKitAppSupport and TextScreen; they never import XCTest
         // (`make check-app-targets`). SpecKit and TextSnapshot re-export them for tests.
         .target(name: "SpecKitAppSupport", dependencies: ["RehearsalJSON"]),
-        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport", "TestRunObservation", "RehearsalSettings", "StubVerification", "SpecReporting", "Locking"]),
+        .target(name: "SpecKit", dependencies: ["SpecKitAppSupport", "RehearsalJSON", "TestRunObservation", "RehearsalSettings", "StubVerification", "SpecReporting", "Locking"]),
         // The report model (`ScenarioReport`, fragments) and its renderers (living document, JUnit),
         // Foundation only: no XCTest, no Testing. SpecKit writes it; `speckit merge` merges shards of it.
         .target(name: "SpecReporting", dependencies: ["RehearsalJSON"]),

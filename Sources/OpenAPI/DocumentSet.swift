@@ -124,7 +124,7 @@ package struct DocumentSet: Sendable {
 
     package func diagnostic(_ location: DocumentLocation, _ message: String) -> OpenAPIDiagnostic {
         OpenAPIDiagnostic(
-            document: documents[location.document].name, path: jsonPath(location), message: message, position: position(location))
+            file: documents[location.document].name, path: jsonPath(location), message: message, position: position(location))
     }
 
     /// Where `reference` (a `$ref` value written in `document`) points. Files must already be loaded.

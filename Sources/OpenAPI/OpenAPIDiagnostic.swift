@@ -1,32 +1,12 @@
 import RehearsalJSON
 
-/// One problem in an OpenAPI document: the document, the JSON path inside it, where it is
+/// One problem in an OpenAPI document: the document (`file`), the JSON path inside it, where it is
 /// (line and column) and what was expected.
 ///
 /// ```swift
 /// // api.json: paths["/users/{id}"].get.responses: expected an object, got an array (line 12, column 20)
 /// ```
-public struct OpenAPIDiagnostic: Sendable, Equatable, CustomStringConvertible {
-    /// The document as the user named it (relative names stay relative).
-    public var document: String
-    /// JSON path such as `paths["/users/{id}"].get.parameters[0]`; empty for the whole document.
-    public var path: String
-    public var message: String
-    public var position: SourcePosition?
-
-    public init(document: String, path: String, message: String, position: SourcePosition? = nil) {
-        self.document = document
-        self.path = path
-        self.message = message
-        self.position = position
-    }
-
-    public var description: String {
-        var text = path.isEmpty ? "\(document): \(message)" : "\(document): \(path): \(message)"
-        if let position { text += " (\(position))" }
-        return text
-    }
-}
+public typealias OpenAPIDiagnostic = DocumentDiagnostic
 
 /// Every problem found while loading an OpenAPI document (and the files it refers to).
 public struct OpenAPIError: Error, Sendable, CustomStringConvertible {
@@ -34,7 +14,7 @@ public struct OpenAPIError: Error, Sendable, CustomStringConvertible {
 
     public init(_ diagnostics: [OpenAPIDiagnostic]) { self.diagnostics = diagnostics }
 
-    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+    public var description: String { DocumentDiagnostic.lines(diagnostics) }
 }
 
 /// Text for OpenAPI diagnostics; JSON paths in them are written by `JSONPathText` (keys with

@@ -29,7 +29,7 @@ public struct OpenAPILoader: Sendable {
         do throws(DocumentFile.Failure) {
             bytes = try DocumentFile.read(absolute, name: path, root: nil, cap: fileCap)
         } catch {
-            throw OpenAPIError([OpenAPIDiagnostic(document: path, path: "", message: error.message)])
+            throw OpenAPIError([OpenAPIDiagnostic(file: path, path: "", message: error.message)])
         }
         return try build(bytes, name: path, path: absolute, folder: folder)
     }
@@ -52,7 +52,7 @@ public struct OpenAPILoader: Sendable {
                 let hint = looksJSON || parseYAML != nil ? "" : " (no YAML reader is configured; convert the document to JSON)"
                 throw OpenAPIError([
                     OpenAPIDiagnostic(
-                        document: name, path: "", message: "malformed JSON: \(error.message)\(hint)", position: error.position)
+                        file: name, path: "", message: "malformed JSON: \(error.message)\(hint)", position: error.position)
                 ])
             }
         }
@@ -60,10 +60,10 @@ public struct OpenAPILoader: Sendable {
             return try parseYAML!(bytes)
         } catch let error as YAMLSyntaxError {
             throw OpenAPIError([
-                OpenAPIDiagnostic(document: name, path: "", message: "malformed YAML: \(error.message)", position: error.position)
+                OpenAPIDiagnostic(file: name, path: "", message: "malformed YAML: \(error.message)", position: error.position)
             ])
         } catch {
-            throw OpenAPIError([OpenAPIDiagnostic(document: name, path: "", message: "malformed YAML: \(error)")])
+            throw OpenAPIError([OpenAPIDiagnostic(file: name, path: "", message: "malformed YAML: \(error)")])
         }
     }
 

@@ -131,7 +131,7 @@ final class OpenAPILoaderTests: XCTestCase {
             """)
         let error = try XCTUnwrap(loadError("api.json"))
         XCTAssertEqual(error.diagnostics.count, 1)
-        XCTAssertEqual(error.diagnostics[0].document, "api.json")
+        XCTAssertEqual(error.diagnostics[0].file, "api.json")
         XCTAssertEqual(error.diagnostics[0].path, #".components.schemas.U["$ref"]"#)
         XCTAssertEqual(error.diagnostics[0].position, SourcePosition(line: 2, column: 43))
         XCTAssertTrue(error.diagnostics[0].message.contains("outside the document's folder"), error.description)
@@ -185,6 +185,7 @@ final class OpenAPILoaderTests: XCTestCase {
         XCTAssertTrue(messages.contains { $0.contains("\"in\" must be") && $0.contains("parameters[0]") }, "\(messages)")
         XCTAssertTrue(messages.contains { $0.contains("expected a status code") && $0.contains(".responses.20") }, "\(messages)")
         XCTAssertTrue(messages.contains { $0.contains("{id} has no parameter") }, "\(messages)")
+        XCTAssertEqual(error.description, messages.joined(separator: "\n"), "the error prints each diagnostic on its own line")
     }
 
     func testVersionsOtherThan30And31AreRefused() throws {

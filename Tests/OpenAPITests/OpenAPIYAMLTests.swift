@@ -119,7 +119,7 @@ final class OpenAPIYAMLTests: XCTestCase {
             XCTFail("a broken YAML document must be refused")
         } catch {
             let diagnostic = try XCTUnwrap(error.diagnostics.first)
-            XCTAssertEqual(diagnostic.document, "broken.yaml")
+            XCTAssertEqual(diagnostic.file, "broken.yaml")
             XCTAssertEqual(diagnostic.position, SourcePosition(line: 6, column: 9))
             XCTAssertTrue(diagnostic.message.hasPrefix("malformed YAML: "), diagnostic.message)
         }

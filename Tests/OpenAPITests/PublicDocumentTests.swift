@@ -93,7 +93,7 @@ final class PublicDocumentTests: XCTestCase {
         try "openapi: 3.1.0\npaths:\n  /a:\n    get: [unclosed\n".write(toFile: folder + "/api.yaml", atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try OpenAPILoader(workingDirectory: folder).load("api.yaml")) { error in
             let diagnostic = (error as? OpenAPIError)?.diagnostics.first
-            XCTAssertEqual(diagnostic?.document, "api.yaml")
+            XCTAssertEqual(diagnostic?.file, "api.yaml")
             XCTAssertTrue(diagnostic?.message.hasPrefix("malformed YAML") ?? false, "\(error)")
             XCTAssertNotNil(diagnostic?.position, "\(error)")
         }

@@ -1,9 +1,7 @@
 import Foundation
+// RehearsalJSON: `JSONValue`, the order-keeping tree `StrictJSON.Parser` returns.
+import RehearsalJSON
 import SpecKitAppSupport
-
-// SpecKit's JSON comparison works on SpecKitAppSupport's order-keeping parser.
-typealias JSONValue = StrictJSON.Value
-typealias JSONParser = StrictJSON.Parser
 
 /// Structural JSON comparison: object key order is ignored, array order is
 /// not, numbers compare by value (`1` equals `1.0`). Each difference names its
@@ -41,7 +39,7 @@ enum JSONDiff {
             }
             return out
         case (.number(let a), .number(let b)):
-            return numbersEqual(a, b) ? [] : ["\(path): expected \(a), got \(b)"]
+            return numbersEqual(a.text, b.text) ? [] : ["\(path): expected \(a), got \(b)"]
         case (.string(let a), .string(let b)) where a == b: return []
         case (.bool(let a), .bool(let b)) where a == b: return []
         case (.null, .null): return []
@@ -55,11 +53,11 @@ enum JSONDiff {
         let plain =
             key.first.map { $0.isLetter || $0 == "_" } == true
             && key.allSatisfy { ($0.isLetter || $0.isNumber || $0 == "_") && $0.isASCII }
-        return plain ? "." + key : "[" + JSONValue.quote(key) + "]"
+        return plain ? "." + key : "[" + JSONValue.string(key).compactText + "]"
     }
 
     static func show(_ value: JSONValue) -> String {
-        let text = value.compact
+        let text = value.compactText
         return text.count > 80 ? String(text.prefix(79)) + "…" : text
     }
 
@@ -81,24 +79,24 @@ enum JSONDiff {
 /// $.stories[2].title: expected "A", got "B"
 /// ```
 public func matchJSON(_ expected: String) -> Matcher<String> {
-    jsonMatcher(expected) { try JSONParser.parse($0) }
+    jsonMatcher(expected) { try StrictJSON.Parser.parse($0) }
 }
 
 /// Passes when the JSON data is structurally equal to `expected`.
 public func matchJSON(_ expected: String) -> Matcher<Data> {
-    jsonMatcher(expected) { try JSONParser.parse($0) }
+    jsonMatcher(expected) { try StrictJSON.Parser.parse($0) }
 }
 
 /// Passes when the value encodes (with `encoder`) to JSON structurally equal to `expected`.
 public func matchJSON<T: Encodable>(_ expected: String, encoder: JSONEncoder = JSONEncoder()) -> Matcher<T> {
-    jsonMatcher(expected) { try JSONParser.parse(try encoder.encode($0)) }
+    jsonMatcher(expected) { try StrictJSON.Parser.parse(try encoder.encode($0)) }
 }
 
 private func jsonMatcher<Input>(_ expectedText: String, _ parse: @escaping (Input) throws -> JSONValue) -> Matcher<Input> {
     Matcher { actual in
         let expected: JSONValue
         do {
-            expected = try JSONParser.parse(expectedText)
+            expected = try StrictJSON.Parser.parse(expectedText)
         } catch {
             return MatchResult(
                 status: .failsRegardless, expectation: "match JSON", actual: nil,

@@ -47,10 +47,10 @@ private func decode<T: Decodable>(_ type: T.Type, data: Data, source: String?, d
         if failure.reason == .dataCorrupted, failure.codingPath.isEmpty {
             do {
                 _ = try StrictJSON.Parser.parse(data)
-            } catch let syntax as StrictJSON.SyntaxError {
+            } catch {
                 throw DecodingFailure(
                     typeName: failure.typeName, source: source, reason: .dataCorrupted, codingPath: "",
-                    detail: syntax.description)
+                    detail: error.description)
             }
         }
         throw failure

@@ -62,7 +62,7 @@ final class DecodingTests: XCTestCase {
         XCTAssertEqual(
             failure("{\"stories\": [}"),
             "could not decode Page: data corrupted at the top level: "
-                + "invalid JSON at line 1, column 14 (byte 13): unexpected character '}', expected a value")
+                + "invalid JSON at line 1, column 14 (byte 13): expected a value, got '}'")
     }
 
     func testCustomDecoderForDates() throws {

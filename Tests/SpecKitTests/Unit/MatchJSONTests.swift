@@ -49,7 +49,7 @@ final class MatchJSONTests: XCTestCase {
         XCTAssertEqual(actual.status, .failsRegardless)
         XCTAssertTrue(
             actual.message(for: .to).hasSuffix(
-                #"got text that is not JSON: invalid JSON at line 3, column 7 (byte 18): expected ':' after object key "b""#),
+                #"got text that is not JSON: invalid JSON at line 3, column 7 (byte 18): expected ':' after the key "b", got '2'"#),
             actual.message(for: .to))
         let expected = try result(#"{"a": 1}"#, #"{"a": tru}"#)
         XCTAssertTrue(
@@ -58,12 +58,56 @@ final class MatchJSONTests: XCTestCase {
     }
 
     func testMissingCommasAreReportedWhereTheNextItemStarts() throws {
-        XCTAssertTrue(
-            try result("[1 2]", "[1]").message(for: .to).hasSuffix(
-                "invalid JSON at line 1, column 4 (byte 3): expected ',' or ']' in array"))
-        XCTAssertTrue(
-            try result(#"{"a": 1 "b": 2}"#, #"{"a": 1}"#).message(for: .to).hasSuffix(
-                "invalid JSON at line 1, column 9 (byte 8): expected ',' or '}' in object"))
+        XCTAssertEqual(
+            try notJSON(Array("[1 2]".utf8)),
+            "invalid JSON at line 1, column 4 (byte 3): expected ',' or ']' after an array element, got '2'")
+        XCTAssertEqual(
+            try notJSON(Array(#"{"a": 1 "b": 2}"#.utf8)),
+            #"invalid JSON at line 1, column 9 (byte 8): expected ',' or '}' after an object member, got '"'"#)
+    }
+
+    /// What the package's one JSON parser accepts, as `matchJSON` sees it (the actual text).
+    private func notJSON(_ actual: [UInt8]) throws -> String {
+        let matcher: Matcher<Data> = matchJSON("[]")
+        let outcome = try matcher.evaluate(Data(actual))
+        XCTAssertEqual(outcome.status, .failsRegardless)
+        return outcome.message(for: .to).components(separatedBy: "got text that is not JSON: ").last ?? ""
+    }
+
+    func testEmptyTrailingAndBadlyEncodedTextIsRejectedWithItsPlace() throws {
+        XCTAssertEqual(
+            try notJSON([]), "invalid JSON at line 1, column 1 (byte 0): the document is empty; expected a JSON value")
+        XCTAssertEqual(
+            try notJSON(Array(" \n  ".utf8)),
+            "invalid JSON at line 2, column 3 (byte 4): the document is empty; expected a JSON value")
+        XCTAssertEqual(
+            try notJSON(Array("[] x".utf8)),
+            "invalid JSON at line 1, column 4 (byte 3): unexpected 'x' after the end of the JSON value")
+        // Invalid UTF-8 used to be read as U+FFFD; it is an error now.
+        XCTAssertEqual(
+            try notJSON(Array(#"["é", ""#.utf8) + [0xFF, 0x22, 0x5D]),
+            "invalid JSON at line 1, column 8 (byte 8): invalid UTF-8 byte")
+        XCTAssertEqual(
+            try notJSON(Array(#"["\udc00"]"#.utf8)),
+            #"invalid JSON at line 1, column 3 (byte 2): unpaired surrogate in \u escape"#)
+        XCTAssertEqual(
+            try notJSON(Array(#"["\ud83d x"]"#.utf8)),
+            #"invalid JSON at line 1, column 3 (byte 2): unpaired surrogate in \u escape"#)
+    }
+
+    func testWhitespaceAndALeadingByteOrderMarkAreAllowed() throws {
+        let matcher: Matcher<Data> = matchJSON(#"{"ok": true}"#)
+        XCTAssertTrue(try matcher.evaluate(Data(" \r\n\t{\"ok\":true}\n ".utf8)).passes(.to))
+        XCTAssertTrue(try matcher.evaluate(Data([0xEF, 0xBB, 0xBF] + Array(#"{"ok":true}"#.utf8))).passes(.to))
+    }
+
+    func testNestingIsLimitedTo512Containers() throws {
+        let deepest = String(repeating: "[", count: 512) + "1" + String(repeating: "]", count: 512)
+        XCTAssertTrue(try result(deepest, deepest).passes(.to))
+        let tooDeep = "[" + deepest + "]"
+        XCTAssertEqual(
+            try notJSON(Array(tooDeep.utf8)),
+            "invalid JSON at line 1, column 513 (byte 512): nesting is deeper than 512 levels")
     }
 
     func testDataAndEncodableForms() throws {
