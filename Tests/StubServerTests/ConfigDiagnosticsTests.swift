@@ -53,6 +53,27 @@ final class ConfigDiagnosticsTests: XCTestCase {
             ])
     }
 
+    /// `json_paths` and `xpaths` keys are expressions: one that does not compile is a load error at
+    /// its own key, and the matchers of the other keys still compile (one report for all of them).
+    func testMalformedJSONPathAndXPathKeysAreNamedAtTheirKey() throws {
+        let fixture = try ConfigFixture()
+        try fixture.write(
+            "paths.json",
+            """
+            [
+              {"request": {"uri": "/j", "json_paths": {"$.ok": "1", "$.[": "2"}, "headers": {"X-A": {"match": "("}}}, "response": {"text": "j"}},
+              {"request": {"uri": "/x", "xpaths": {"/a/b": "1", "/a[": "2"}}, "response": {"text": "x"}}
+            ]
+            """)
+        XCTAssertEqual(
+            fixture.diagnostics("paths.json").map(\.description),
+            [
+                #"paths.json: [0].request.json_paths["$.["]: invalid JSONPath at character 3: expected a name (line 2, column 64)"#,
+                #"paths.json: [0].request.headers.X-A: invalid regular expression "(" (line 2, column 89)"#,
+                #"paths.json: [1].request.xpaths["/a["]: '[' without ']' in XPath "/a[" (line 3, column 60)"#,
+            ])
+    }
+
     func testMalformedJSONNamesLineAndColumn() throws {
         let fixture = try ConfigFixture()
         try fixture.write("broken.json", "[\n  {\"response\": {\"text\": \"a\"}}\n  {\"response\": {\"text\": \"b\"}}\n]\n")

@@ -59,36 +59,29 @@ extension StubCompiler {
         if let version = pattern.version, let compiled = predicate(version, at: ".version") {
             add(.version(compiled), "version", .matcher(version))
         }
-        // Named fields: `headers.Accept` is both the label and (after a dot) the JSON path.
-        func addEach(_ entries: KeyedMatchers, _ field: String, _ test: (String, TextPredicate) -> RequestCondition.Test) {
-            for entry in entries {
-                let label = field + JSONPathText.key(entry.key)
-                if let compiled = predicate(entry.value, at: "." + label) {
-                    add(test(entry.key, compiled), label, .matcher(entry.value))
-                }
-            }
-        }
-        addEach(pattern.headers, "headers", RequestCondition.Test.header)
-        addEach(pattern.queries, "queries", RequestCondition.Test.query)
-        addEach(pattern.cookies, "cookies", RequestCondition.Test.cookie)
-        addEach(pattern.forms, "forms", RequestCondition.Test.form)
-        // Fields keyed by an expression (`json_paths`, `xpaths`): the key has to compile too.
-        func addEachExpression<Expression, Failure: Error & CustomStringConvertible>(
-            _ entries: KeyedMatchers, _ field: String, compile: (String) throws(Failure) -> Expression,
-            _ test: (Expression, TextPredicate) -> RequestCondition.Test
+        // Named fields: `headers.Accept` is both the label and (after a dot) the JSON path. A key
+        // that is an expression (`json_paths`, `xpaths`) has to compile too; a plain name is the
+        // key itself, which cannot fail (`Failure` is `Never`).
+        func addEach<Key, Failure: Error>(
+            _ entries: KeyedMatchers, _ field: String, compile: (String) throws(Failure) -> Key,
+            _ test: (Key, TextPredicate) -> RequestCondition.Test
         ) {
             for entry in entries {
                 let label = field + JSONPathText.key(entry.key)
                 do throws(Failure) {
-                    let expression = try compile(entry.key)
+                    let key = try compile(entry.key)
                     if let compiled = predicate(entry.value, at: "." + label) {
-                        add(test(expression, compiled), label, .matcher(entry.value))
+                        add(test(key, compiled), label, .matcher(entry.value))
                     }
                 } catch {
-                    problems.append(StubCompileProblem(path: path + "." + label, message: error.description))
+                    problems.append(StubCompileProblem(path: path + "." + label, message: String(describing: error)))
                 }
             }
         }
+        addEach(pattern.headers, "headers", compile: { $0 }, RequestCondition.Test.header)
+        addEach(pattern.queries, "queries", compile: { $0 }, RequestCondition.Test.query)
+        addEach(pattern.cookies, "cookies", compile: { $0 }, RequestCondition.Test.cookie)
+        addEach(pattern.forms, "forms", compile: { $0 }, RequestCondition.Test.form)
         if let text = pattern.text {
             switch text {
             case .json(let value):
@@ -136,7 +129,7 @@ extension StubCompiler {
         if let json = pattern.json {
             add(.bodyJSON(json), "json", .json(prefix: "JSON equal to ", json))
         }
-        addEachExpression(pattern.jsonPaths, "json_paths", compile: JSONPath.init, RequestCondition.Test.jsonPath)
+        addEach(pattern.jsonPaths, "json_paths", compile: JSONPath.init, RequestCondition.Test.jsonPath)
         if let structure = pattern.structure {
             switch structure {
             case .json(let shape):
@@ -149,7 +142,7 @@ extension StubCompiler {
                 }
             }
         }
-        addEachExpression(pattern.xpaths, "xpaths", compile: XPathExpression.init, RequestCondition.Test.xpath)
+        addEach(pattern.xpaths, "xpaths", compile: XPathExpression.init, RequestCondition.Test.xpath)
         return conditions
     }
 
